@@ -1,0 +1,135 @@
+"""Executable examples: the ``examples:`` list of a ruleset, run and judged.
+
+Forms (see DESIGN.md):
+
+- ``"HAND > HAND"`` / ``<`` / ``=``: the first hand wins / loses / ties
+  (in a low game the winner is the lower hand);
+- ``"HAND is CATEGORY"``;
+- a mapping ``{hand, category, cards, description}``: what the hand is, which
+  cards play (wilds filled in) and how it reads;
+- a mapping ``{showdown: [HAND, ...], board, winners, shares, pot}``.
+
+A failing example becomes a diagnostic at the example's own line, saying what
+the evaluator found instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .cards import parse_cards
+from .errors import Diagnostic, PokerRulesError
+from .showdown import best_hand, showdown
+
+if TYPE_CHECKING:
+    from .hand import Hand
+    from .ruleset import Example, Ruleset
+
+_COMPARISON = re.compile(r"^(?P<a>.+?)\s+(?P<op>[<>=])\s+(?P<b>.+)$")
+_IS = re.compile(r"^(?P<hand>.+?)\s+is\s+(?P<category>[a-z][a-z0-9_]*)$")
+_WORDS = {1: "wins against", -1: "loses to", 0: "ties with"}
+
+
+def run_examples(ruleset: Ruleset) -> list[Diagnostic]:
+    """Run every example of ``ruleset``; a diagnostic for each one that fails."""
+    problems = []
+    for example in ruleset.examples:
+        message = _run_one(ruleset, example.value)
+        if message is not None:
+            code, text = message
+            source = example_source(ruleset, example)
+            problems.append(Diagnostic(code, text, source, example.line, example.col))
+    return problems
+
+
+def example_source(ruleset: Ruleset, example: Example) -> str:
+    """The file an example was written in."""
+    return ruleset.document.sources[0] if ruleset.document.sources else ruleset.name
+
+
+def _run_one(ruleset: Ruleset, value: Any) -> tuple[str, str] | None:
+    try:
+        if isinstance(value, str):
+            return _run_text(ruleset, value.strip())
+        if isinstance(value, dict):
+            if "showdown" in value:
+                return _run_showdown(ruleset, value)
+            return _run_mapping(ruleset, value)
+        return ("E102", "an example is a string or a mapping")
+    except PokerRulesError as problem:
+        return ("E103", f"example cannot be evaluated: {problem.first.message}")
+
+
+def _run_text(ruleset: Ruleset, text: str) -> tuple[str, str] | None:
+    match = _IS.match(text)
+    if match:
+        hand = ruleset.evaluate(match.group("hand"))
+        wanted = match.group("category")
+        if wanted not in ruleset.category_names:
+            return ("E102", f"example names category {wanted!r}, which is not in order")
+        if hand.category != wanted:
+            return ("E101", f"{match.group('hand')} is {hand.category} ({hand.describe()}), not {wanted}")
+        return None
+    match = _COMPARISON.match(text)
+    if match:
+        wanted = {">": 1, "<": -1, "=": 0}[match.group("op")]
+        first, second = ruleset.evaluate(match.group("a")), ruleset.evaluate(match.group("b"))
+        found = ruleset.compare(first, second)
+        if found != wanted:
+            return (
+                "E101",
+                f"expected {match.group('a')} to {_verb(wanted)} {match.group('b')}, but it {_WORDS[found]} it "
+                f"({first.describe()} against {second.describe()})",
+            )
+        return None
+    return ("E102", f"cannot read example {text!r}: write 'HAND > HAND', 'HAND < HAND', 'HAND = HAND' or 'HAND is CATEGORY'")
+
+
+def _verb(outcome: int) -> str:
+    return {1: "win against", -1: "lose to", 0: "tie with"}[outcome]
+
+
+def _run_mapping(ruleset: Ruleset, value: dict[str, Any]) -> tuple[str, str] | None:
+    hand = _mapping_hand(ruleset, value)
+    if hand is None:
+        return ("E101", "no hand can be made from these cards")
+    checks: list[tuple[str, Callable[[Hand], object], Callable[[Any], object]]] = [
+        ("category", lambda h: h.category, str),
+        ("description", lambda h: h.describe(), str),
+        ("cards", lambda h: sorted(h.cards), lambda v: sorted(str(c) for c in parse_cards(str(v)))),
+        ("plays_as", lambda h: sorted(h.played_as), lambda v: sorted(str(c) for c in parse_cards(str(v)))),
+        ("qualifies", lambda h: h.qualifies, bool),
+    ]
+    for key, read, normal in checks:
+        if key in value and read(hand) != normal(value[key]):
+            return ("E101", f"{key}: expected {value[key]!r}, found {_shown(read(hand))!r} ({hand.describe()})")
+    if "wilds" in value:
+        expected = {str(parse_cards(str(k))[0]): str(parse_cards(str(v))[0]) for k, v in dict(value["wilds"]).items()}
+        if hand.wilds != expected:
+            return ("E101", f"wilds: expected {expected}, found {hand.wilds}")
+    return None
+
+
+def _shown(found: object) -> object:
+    return " ".join(found) if isinstance(found, list) else found
+
+
+def _mapping_hand(ruleset: Ruleset, value: dict[str, Any]) -> Hand | None:
+    if "hole" in value:
+        hole = ruleset.cards(str(value["hole"]))
+        board = ruleset.cards(str(value.get("board", "")))
+        return best_hand(ruleset, hole, board)
+    return ruleset.evaluate(str(value.get("hand", "")))
+
+
+def _run_showdown(ruleset: Ruleset, value: dict[str, Any]) -> tuple[str, str] | None:
+    board = value.get("board", "")
+    boards = board if isinstance(board, list) else str(board)
+    result = showdown(ruleset, [str(h) for h in value["showdown"]], boards, value.get("pot"))
+    if "winners" in value and result.winners != list(value["winners"]):
+        return ("E101", f"winners: expected {value['winners']}, found {result.winners}")
+    if "shares" in value and result.shares != list(value["shares"]):
+        return ("E101", f"shares: expected {value['shares']}, found {result.shares}")
+    return None

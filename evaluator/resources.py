@@ -1,0 +1,44 @@
+"""Where the shipped data lives: the grammar, the schema and the catalogue.
+
+In a checkout (and an editable install) ``grammar/`` and ``rulesets/`` sit at
+the top of the repository; a built wheel carries copies inside the package
+(``evaluator/grammar``, ``evaluator/rulesets``), forced in by pyproject.toml.
+Both layouts are looked up here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _shipped(name: str) -> Path:
+    inside = _PACKAGE_DIR / name
+    if inside.is_dir():
+        return inside
+    return _PACKAGE_DIR.parent / name
+
+
+@cache
+def grammar_dir() -> Path:
+    """The folder holding ``pattern.lark`` and ``ruleset.schema.json``."""
+    return _shipped("grammar")
+
+
+@cache
+def rulesets_dir() -> Path:
+    """The folder of the shipped catalogue (``NAME.yaml``)."""
+    return _shipped("rulesets")
+
+
+def catalogue_names() -> list[str]:
+    """The names of every shipped ruleset, sorted."""
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def catalogue_path(name: str) -> Path | None:
+    """The file of catalogue ruleset ``name``, or None when there is none."""
+    path = rulesets_dir() / f"{name}.yaml"
+    return path if path.is_file() else None

@@ -40,8 +40,8 @@ class Card:
 
     >>> Card("A", "s")
     Card('As')
-    >>> str(Card.joker(2))
-    'X2'
+    >>> str(Card.joker(1)), str(Card.joker(2))
+    ('X', 'X2')
     """
 
     rank: str | None
@@ -60,14 +60,15 @@ class Card:
 
     def __str__(self) -> str:
         if self.is_joker:
-            return f"X{self.joker_number}"
+            # the first joker is plain X, as players write it; a second one is X2
+            return "X" if self.joker_number == 1 else f"X{self.joker_number}"
         return f"{self.rank}{self.suit}"
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
     def pretty(self) -> str:
-        """The card with a suit symbol, e.g. ``A♠`` (jokers stay ``X1``)."""
+        """The card with a suit symbol, e.g. ``A♠`` (jokers stay ``X``, ``X2``)."""
         if self.is_joker:
             return str(self)
         return f"{'10' if self.rank == 'T' else self.rank}{SUIT_SYMBOLS[self.suit or 's']}"
@@ -96,7 +97,8 @@ def _bad_token_at(text: str, start: int) -> str:
 def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
     """Read every card of ``text`` in order, keeping where each one stood.
 
-    Jokers written ``X`` are numbered in order of appearance (X, X -> X1, X2).
+    Jokers written ``X`` take the lowest joker numbers not written out
+    (``X X`` -> X1 X2; ``X2 X`` -> X2 X1).
 
     >>> [str(t.card) for t in tokenize("As, kd 10h♣T")]
     ['As', 'Kd', 'Th', 'Tc']
@@ -106,7 +108,7 @@ def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
     """
     tokens: list[CardToken] = []
     position = 0
-    plain_jokers = 0
+    plain_jokers: list[int] = []  # indexes of tokens written as a bare X
     while position < len(text):
         if text[position] in _SEPARATORS:
             position += 1
@@ -126,12 +128,9 @@ def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
             )
         if match.group("joker"):
             digits = match.group("joker")[1:]
-            if digits:
-                number = int(digits)
-            else:
-                plain_jokers += 1
-                number = plain_jokers
-            card = Card.joker(number)
+            if not digits:
+                plain_jokers.append(len(tokens))
+            card = Card.joker(int(digits) if digits else 0)
         elif match.group("rank"):
             suit_text = match.group("suit")
             suit = _SYMBOL_TO_SUIT.get(suit_text, suit_text.lower())
@@ -140,6 +139,12 @@ def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
             card = Card(_normal_rank(match.group("rank_after")), _SYMBOL_TO_SUIT[match.group("suit_first")])
         tokens.append(CardToken(card, position + 1, match.group(0)))
         position = match.end()
+    if plain_jokers:
+        written = {t.card.joker_number for t in tokens if t.card.is_joker and t.card.joker_number}
+        free = (n for n in range(1, len(tokens) + 2) if n not in written)
+        for index, number in zip(plain_jokers, free):
+            old = tokens[index]
+            tokens[index] = CardToken(Card.joker(number), old.col, old.text)
     return tokens
 
 

@@ -36,7 +36,7 @@ MAX_PATTERN_LENGTH = 500
 class Node:
     """Base of every AST node; ``col`` is the 1-based column in the pattern text."""
 
-    col: int = field(default=1, compare=False, kw_only=True)
+    col: int = field(default=1, compare=False, kw_only=True, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,10 +133,11 @@ def tokenize_quiet(text: str) -> list[object]:
         return []
 
 
-def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO = sys.stdin) -> int:
+def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
     """``pokerrules eval``: evaluate each hand; all-or-nothing output."""
     from .ruleset import load
 
+    stdin = stdin or sys.stdin
     ruleset = load(args.ruleset)
     results = []
     for label, text in _hands_from_args(args.cards, stdin):
@@ -162,11 +163,12 @@ def _split_line(line: str, hand_size: int | None) -> tuple[list[str], str]:
     return hands, board.strip()
 
 
-def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO = sys.stdin) -> int:
+def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
     """``pokerrules showdown``: one showdown from the arguments, or one per input line."""
     from .ruleset import load
     from .showdown import showdown
 
+    stdin = stdin or sys.stdin
     ruleset = load(args.ruleset)
     if args.source is None:
         if len(args.hands) < 1:

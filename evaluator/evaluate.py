@@ -18,7 +18,7 @@ game negates the high-poker value, so "best" is always ``max``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -48,16 +48,60 @@ class Classification:
     qualifies: bool
 
 
-@dataclass(frozen=True, slots=True)
 class Fill:
-    """The best way a set of cards plays: each card with what it plays as."""
+    """The best way a set of cards plays: each card with what it plays as.
 
-    classification: Classification
-    cards: tuple[Card, ...]  # the cards held, in playing order
-    played_as: tuple[Card, ...]  # what each card stands for (wilds filled)
-    is_wild: tuple[bool, ...]  # which of the held cards are wild
-    wild_count: int
-    strength: tuple[tuple[int, ...], ...]
+    Only ``strength`` is computed up front: best-of-N compares many fills and
+    keeps one, so the playing order of the cards is worked out on demand.
+    """
+
+    __slots__ = ("classification", "naturals", "wilds", "played", "strength", "_order", "_engine")
+
+    def __init__(
+        self,
+        engine: Engine,
+        classification: Classification,
+        naturals: Sequence[Card],
+        wilds: Sequence[Card],
+        played: Sequence[Card],
+        strength: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self._engine = engine
+        self.classification = classification
+        self.naturals = naturals
+        self.wilds = wilds
+        self.played = played  # what each wild stands for, in the order of ``wilds``
+        self.strength = strength
+        self._order: list[tuple[Card, Card, bool]] | None = None
+
+    def _ordered(self) -> list[tuple[Card, Card, bool]]:
+        if self._order is None:
+            pairs = [(card, card, False) for card in self.naturals]
+            pairs += [(card, as_card, True) for card, as_card in zip(self.wilds, self.played)]
+            key = self._engine.play_order_key(self.classification)
+            pairs.sort(key=lambda pair: key(pair[1]))
+            self._order = pairs
+        return self._order
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards held, in playing order (groups first, high to low)."""
+        return tuple(card for card, _, _ in self._ordered())
+
+    @property
+    def played_as(self) -> tuple[Card, ...]:
+        """What each card of :attr:`cards` stands for (wilds filled in)."""
+        return tuple(card for _, card, _ in self._ordered())
+
+    @property
+    def is_wild(self) -> tuple[bool, ...]:
+        """Which of :attr:`cards` are wild."""
+        return tuple(flag for _, _, flag in self._ordered())
+
+    @property
+    def wild_count(self) -> int:
+        """How many wild cards play."""
+        return len(self.wilds)
 
 
 def read_cards(ruleset: Ruleset, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
@@ -288,27 +332,30 @@ class Engine:
     # --- the result -------------------------------------------------------------------------
 
     def _finish(self, classification: Classification, naturals: Sequence[Card], wilds: Sequence[Card], played: Sequence[Card]) -> Fill:
-        pairs = [(card, card, False) for card in naturals] + [(card, as_card, True) for card, as_card in zip(wilds, played)]
-        pairs.sort(key=lambda pair: self._play_order(pair[1], classification))
-        held = tuple(card for card, _, _ in pairs)
-        played_as = tuple(card for _, card, _ in pairs)
-        is_wild = tuple(flag for _, _, flag in pairs)
-        wild_count = len(wilds)
+        rules = self.ruleset
         strength = (
             (1,) if classification.qualifies else (0,),
             classification.score if classification.qualifies else (),
-            (-wild_count,) if self.ruleset.natural_beats_wild else (),
-            self._suit_key(played_as, classification) if self.ruleset.tiebreak != "none" else (),
+            (-len(wilds),) if rules.natural_beats_wild else (),
+            self._suit_key(list(naturals) + list(played), classification) if rules.tiebreak != "none" else (),
         )
-        return Fill(classification, held, played_as, is_wild, wild_count, strength)
+        return Fill(self, classification, naturals, wilds, played, strength)
 
-    def _play_order(self, card: Card, classification: Classification) -> tuple[int, int, int]:
+    def play_order_key(self, classification: Classification) -> Callable[[Card], tuple[int, int, int]]:
+        """Sort key of played cards: bigger groups first, then high to low,
+        the low ace of a run last."""
         hand = classification.hand_class
-        value = self.value_of[card.rank] if card.rank is not None else -1
-        if hand.run_top is not None and value > hand.run_top:
-            value = -1  # the low ace of a run plays last
-        count = next((c for c, r in hand.groups if r == self.value_of.get(card.rank or "", -2)), 1)
-        return (-count, -value, -self.suit_rank.get(card.suit or "", 0))
+        count_of = {rank: count for count, rank in hand.groups}
+        value_of, suit_rank, run_top = self.value_of, self.suit_rank, hand.run_top
+
+        def key(card: Card) -> tuple[int, int, int]:
+            value = value_of[card.rank] if card.rank is not None else -1
+            count = count_of.get(value, 1)
+            if run_top is not None and value > run_top:
+                value = -1
+            return (-count, -value, -suit_rank.get(card.suit or "", 0))
+
+        return key
 
     def _suit_key(self, played: Sequence[Card], classification: Classification) -> tuple[int, ...]:
         ordered = sorted(played, key=lambda c: (self.value_of[c.rank or "A"], self.suit_rank[c.suit or self.suit_preference[0]]), reverse=True)
@@ -336,10 +383,17 @@ class Engine:
 
     def best(self, holding: Sequence[Card], subsets: Iterable[Sequence[Card]]) -> Fill | None:
         """The best fill among ``subsets`` of ``holding`` (wilds decided on the holding)."""
+        best: Fill | None = None
+        if not self.ruleset.wild.any:
+            no_wilds = [False] * len(holding)
+            for subset in subsets:
+                fill = self.fill(subset, no_wilds)
+                if fill is not None and (best is None or fill.strength > best.strength):
+                    best = fill
+            return best
         mask_by_card: dict[Card, bool] = {}
         for card, is_wild in zip(holding, self.wild_mask(holding)):
             mask_by_card[card] = mask_by_card.get(card, False) or is_wild
-        best: Fill | None = None
         for subset in subsets:
             fill = self.fill(subset, [mask_by_card[card] for card in subset])
             if fill is not None and (best is None or fill.strength > best.strength):

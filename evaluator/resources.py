@@ -8,8 +8,12 @@ Both layouts are looked up here and nowhere else.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
+
+#: Environment variable naming the cache directory (overrides the XDG default).
+CACHE_ENV = "POKERRULES_CACHE"
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -42,3 +46,14 @@ def catalogue_path(name: str) -> Path | None:
     """The file of catalogue ruleset ``name``, or None when there is none."""
     path = rulesets_dir() / f"{name}.yaml"
     return path if path.is_file() else None
+
+
+def user_cache_dir() -> Path:
+    """Where compiled data is cached: ``$POKERRULES_CACHE``, else
+    ``$XDG_CACHE_HOME/pokerrules``, else ``~/.cache/pokerrules``."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "pokerrules"

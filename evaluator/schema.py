@@ -24,14 +24,15 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from . import resources
 from .errors import Diagnostic, SchemaError
 from .load import Document, Position
+
+if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_FILE = "ruleset.schema.json"
 
@@ -62,6 +63,8 @@ def schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema())
 
 
@@ -190,6 +193,12 @@ def _missing(err: ValidationError, doc: Document, path: tuple) -> list[Diagnosti
 
 def _other(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
     where, value, limit = _where(path), err.instance, err.validator_value
+    if err.validator == "anyOf" and isinstance(value, dict):
+        # alternatives that differ by a required key read best as "needs one of"
+        keys = [key for option in limit for key in option.get("required", [])]
+        if keys:
+            named = ", ".join(repr(key) for key in keys)
+            return [_diag("S104", f"{where} needs one of the keys {named}", doc.position(path))]
     words: dict[str, Callable[[], str]] = {
         "minimum": lambda: f"{where} must be at least {limit}, not {_show(value)}",
         "maximum": lambda: f"{where} must be at most {limit}, not {_show(value)}",

@@ -153,83 +153,137 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
     return EXIT_OK
 
 
-def _split_line(line: str, hand_size: int | None) -> tuple[list[str], str]:
-    body, _, board = line.partition(";")
+def _split_line(line: str, hand_size: int | None) -> tuple[list[str], list[str]]:
+    """The hands and boards of one ``--from`` line.
+
+    ``HAND | HAND | ... ; BOARD ; BOARD``: hands separated by ``|``, then one
+    board (two for double-board games) after ``;``. With ``hand_size`` the
+    part before the first ``;`` is one run of cards cut into hands of that many
+    cards (Project Euler 54: ten cards, two hands of five).
+    """
+    body, *boards = line.split(";")
     if hand_size:
         cards = [str(token.card) for token in tokenize(body)]
         hands = [" ".join(cards[i : i + hand_size]) for i in range(0, len(cards), hand_size)]
     else:
         hands = [part.strip() for part in body.split("|") if part.strip()]
-    return hands, board.strip()
+    return hands, [board.strip() for board in boards if board.strip()]
+
+
+def _one_board_or_all(boards: Sequence[str]) -> str | list[str]:
+    return list(boards) if len(boards) > 1 else (boards[0] if boards else "")
 
 
 def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
-    """``pokerrules showdown``: one showdown from the arguments, or one per input line."""
+    """``pokerrules showdown``: one showdown from the arguments, or one per input line.
+
+    Hands are given in seat order from the first seat after the button (which
+    decides only who gets an odd chip). With ``--from`` every non-empty line
+    that does not start with ``#`` is one showdown; the output is all or
+    nothing (a bad line is reported with its number and nothing is printed).
+    """
+    from dataclasses import replace
+
     from .ruleset import load
     from .showdown import showdown
 
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset)
     if args.source is None:
-        if len(args.hands) < 1:
-            raise SystemExit("pokerrules showdown: give at least one hand, or --from FILE")
-        boards = args.board if len(args.board) > 1 else (args.board[0] if args.board else "")
-        result = showdown(ruleset, args.hands, boards, args.pot)
+        if not args.hands:
+            sys.stderr.write("pokerrules showdown: give at least one hand, or --from FILE\n")
+            return EXIT_USAGE
+        result = showdown(ruleset, args.hands, _one_board_or_all(args.board), args.pot)
         if args.json:
             out.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
         else:
-            out.write(_showdown_text(result, args.hands, args.pot is not None))
+            out.write(_showdown_text(result))
         return EXIT_OK
     stream = stdin if args.source == "-" else open(args.source, encoding="utf-8")  # noqa: SIM115
     with stream:
-        lines = [line.strip() for line in stream if line.strip()]
+        lines = [(number, line.strip()) for number, line in enumerate(stream, start=1) if line.strip() and not line.lstrip().startswith("#")]
     results = []
-    for number, line in enumerate(lines, start=1):
-        hands, board = _split_line(line, args.hand_size)
+    for number, line in lines:
         try:
-            results.append((hands, showdown(ruleset, hands, board, args.pot)))
+            hands, boards = _split_line(line, args.hand_size)
+            if not boards and args.board:
+                boards = list(args.board)  # the same board(s) for every line
+            results.append(showdown(ruleset, hands, _one_board_or_all(boards), args.pot))
         except PokerRulesError as problem:
             first = problem.first
-            raise PokerRulesError(first.__class__(first.code, f"line {number}: {first.message}", args.source, number, 1)) from None
+            source = "<stdin>" if args.source == "-" else args.source
+            raise PokerRulesError(replace(first, message=f"{first.message} (in {first.source})", source=source, line=number, col=1, context=None)) from None
     if args.summary:
-        seats = max(len(hands) for hands, _ in results) if results else 0
-        wins = [sum(1 for _, r in results if r.winners == [seat]) for seat in range(seats)]
-        ties = sum(1 for _, r in results if len(r.winners) > 1)
-        if args.json:
-            out.write(json.dumps({"showdowns": len(results), "wins": wins, "ties": ties}) + "\n")
-        else:
-            for seat, count in enumerate(wins, start=1):
-                out.write(f"player {seat} wins {count}\n")
-            out.write(f"ties {ties}\n")
+        out.write(_summary(results, args.json, args.pot is not None))
         return EXIT_OK
-    for hands, result in results:
+    for result in results:
         if args.json:
             out.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
         else:
-            out.write(_showdown_text(result, hands, args.pot is not None) + "\n")
+            out.write(_showdown_text(result) + "\n")
     return EXIT_OK
 
 
-def _showdown_text(result: object, hands: Sequence[str], with_pot: bool) -> str:
+def _summary(results: Sequence[object], as_json: bool, with_pot: bool) -> str:
+    """``--summary``: outright wins per seat, split pots, and chips won per seat."""
+    from .showdown import ShowdownResult
+
+    assert all(isinstance(r, ShowdownResult) for r in results)
+    seats = max((len(r.players) for r in results), default=0)  # type: ignore[attr-defined]
+    wins = [sum(1 for r in results if r.winners == [seat]) for seat in range(seats)]  # type: ignore[attr-defined]
+    ties = sum(1 for r in results if len(r.winners) > 1)  # type: ignore[attr-defined]
+    chips = [sum(r.shares[seat] for r in results if seat < len(r.shares)) for seat in range(seats)]  # type: ignore[attr-defined]
+    if as_json:
+        data: dict[str, object] = {"showdowns": len(results), "wins": wins, "ties": ties}
+        if with_pot:
+            data["chips"] = chips
+        return json.dumps(data) + "\n"
+    lines = [f"player {seat} wins {count}" + (f" ({chips[seat - 1]} chips)" if with_pot else "") for seat, count in enumerate(wins, start=1)]
+    lines.append(f"ties {ties}")
+    return "\n".join(lines) + "\n"
+
+
+def _share_text(result: object, seat: int) -> str:
+    from .showdown import ShowdownResult
+
+    assert isinstance(result, ShowdownResult)
+    text = f"share {result.fractions[seat]}"
+    return text + (f" = {result.shares[seat]} chips" if result.shares else "")
+
+
+def _showdown_text(result: object) -> str:
+    """A showdown for people: each player's best five, category, description
+    and share, per half of the pot when there are several."""
     from .showdown import ShowdownResult
 
     assert isinstance(result, ShowdownResult)
     lines = []
+    for index, board in enumerate(result.boards):
+        if board:
+            label = "board" if len(result.boards) == 1 else f"board {index + 1}"
+            lines.append(f"{label}: {' '.join(str(card) for card in board)}")
+    several = len(result.halves) > 1
     for half in result.halves:
-        if len(result.halves) > 1:
-            lines.append(f"[{half.name}: {half.ruleset}]" + ("  no qualifying hand" if not half.winners else ""))
+        if several:
+            empty = "  no qualifying hand: the other half takes its chips" if not half.winners else ""
+            lines.append(f"[{half.name}: {half.ruleset}]{empty}")
         for seat, hand in enumerate(half.hands):
             mark = "*" if seat in half.winners else " "
+            hole = " ".join(str(card) for card in result.players[seat])
+            held = f" ({hole})" if any(result.boards) or len(result.players[seat]) > 5 else ""
+            share = "" if several else "  " + _share_text(result, seat)
             if hand is None:
-                lines.append(f"{mark} player {seat + 1}: no hand")
+                lines.append(f"{mark} player {seat + 1}{held}: no hand{share}")
                 continue
             qualifier = "" if hand.qualifies else "  (does not qualify)"
-            lines.append(f"{mark} player {seat + 1}: {' '.join(hand.cards)}  {hand.category}  {hand.describe()}{qualifier}")
-    names = ", ".join(f"player {w + 1}" for w in result.winners) or "nobody"
-    verb = "wins" if len(result.winners) == 1 else "split"
-    lines.append(f"{names} {verb}")
-    if with_pot:
-        lines.append("shares: " + ", ".join(f"player {i + 1} {chips}" for i, chips in enumerate(result.shares)))
+            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {hand.describe()}{qualifier}{share}")
+    if several:
+        lines.extend(f"  player {seat + 1}: {_share_text(result, seat)}" for seat in range(len(result.players)))
+    if not result.winners:
+        lines.append("nobody qualifies" + (f": the pot ({result.carried} chips) stays for the next deal" if result.shares else ""))
+    else:
+        names = ", ".join(f"player {w + 1}" for w in result.winners)
+        lines.append(f"{names} {'wins' if len(result.winners) == 1 else 'split'}")
     return "\n".join(lines) + "\n"
 
 

@@ -3,20 +3,27 @@
 ``compare`` applies, in order: the qualifier, the ``beats:`` exceptions, then
 the hands' strength (value, natural-beats-wild, suit tie-break). With
 exceptions the relation is not transitive, so a showdown's winners are the
-*top cycle*: the hands that beat or tie every other hand, or else the smallest
-set whose members each beat or tie every hand outside it.
+hands that beat or tie every other hand, or else the *top cycle*: the smallest
+group whose members each beat or tie every hand outside it.
 
 Games say which cards may play (any five of seven; exactly two hole cards and
 three from the board), hi-lo games split the pot between halves judged by their
 own rulesets, double-board games split it between boards, and the chips are
 divided in whole numbers with the odd chip given by a stated rule.
+
+Seats: players are given in seat order starting with the first seat after
+the button (seat 0 acts first after the flop). That order decides only who
+receives an odd chip under ``odd_chip: first_after_button``; it never decides
+who wins.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from itertools import combinations, product
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
@@ -24,10 +31,14 @@ from .errors import GameError, error
 from .hand import Hand
 
 if TYPE_CHECKING:
+    from .evaluate import Classification, Fill
     from .ruleset import Game, Ruleset
 
 CardsLike = str | Sequence[Card | str]
 MAX_PLAYERS = 23
+
+
+# --- comparing two hands ------------------------------------------------------------
 
 
 def _hand(ruleset: Ruleset, hand: CardsLike | Hand) -> Hand:
@@ -40,122 +51,307 @@ def _matches(pattern_matcher: Any, hand: Hand) -> bool:
     return pattern_matcher(view, {}) is not None
 
 
+def _exception(ruleset: Ruleset, first: Hand, second: Hand) -> int:
+    """1 / -1 when a ``beats:`` rule decides between the hands, else 0.
+
+    Every rule is looked at in both directions; if rules point both ways (a
+    badly written file) they cancel and the value decides, so that
+    ``compare(a, b) == -compare(b, a)`` always holds.
+    """
+    first_wins = second_wins = False
+    for beat in ruleset.beats:
+        first_wins = first_wins or (_matches(beat.winner.matcher, first) and _matches(beat.loser.matcher, second))
+        second_wins = second_wins or (_matches(beat.winner.matcher, second) and _matches(beat.loser.matcher, first))
+    return int(first_wins) - int(second_wins)
+
+
 def compare(ruleset: Ruleset, a: CardsLike | Hand, b: CardsLike | Hand) -> int:
-    """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie (see module docstring)."""
+    """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie (see module docstring).
+
+    A hand that qualifies beats one that does not; two hands that do not
+    qualify tie (neither can win).
+    """
     first, second = _hand(ruleset, a), _hand(ruleset, b)
     if first.qualifies != second.qualifies:
         return 1 if first.qualifies else -1
     if not first.qualifies:
         return 0
-    for beat in ruleset.beats:
-        if _matches(beat.winner.matcher, first) and _matches(beat.loser.matcher, second):
-            return 1
-        if _matches(beat.winner.matcher, second) and _matches(beat.loser.matcher, first):
-            return -1
+    decided = _exception(ruleset, first, second) if ruleset.beats else 0
+    if decided:
+        return decided
     if first.strength == second.strength:
         return 0
     return 1 if first.strength > second.strength else -1
 
 
-def top_cycle(ruleset: Ruleset, hands: Sequence[Hand]) -> list[int]:
+def top_cycle(ruleset: Ruleset, hands: Sequence[Hand | None]) -> list[int]:
     """Indices of the winners among ``hands`` (ties and cycles share).
 
-    Hands that do not qualify never win; when none qualifies there is no winner.
+    ``None`` (no hand could be made) and hands that do not qualify never win;
+    when none is left there is no winner. The hands that beat or tie every
+    other hand win. When there is none (a cycle), the winners are the hands
+    from which every hand can be reached by a chain of "beats or ties": that
+    group is the unique smallest one whose members beat or tie every hand
+    outside it, and being defined without looking at seat numbers, it does not
+    depend on the order the hands are given in.
     """
-    alive = [i for i, hand in enumerate(hands) if hand.qualifies]
-    if not alive:
-        return []
-    outcome = {(i, j): compare(ruleset, hands[i], hands[j]) for i in alive for j in alive if i != j}
-    unbeaten = [i for i in alive if all(outcome[i, j] >= 0 for j in alive if j != i)]
+    alive = [i for i, hand in enumerate(hands) if hand is not None and hand.qualifies]
+    if len(alive) <= 1:
+        return alive
+    at_least = {i: {i} for i in alive}  # i -> the hands i beats or ties
+    for i, j in combinations(alive, 2):
+        outcome = compare(ruleset, hands[i], hands[j])  # type: ignore[arg-type]
+        if outcome >= 0:
+            at_least[i].add(j)
+        if outcome <= 0:
+            at_least[j].add(i)
+    unbeaten = [i for i in alive if len(at_least[i]) == len(alive)]
     if unbeaten:
         return unbeaten
-    for size in range(2, len(alive) + 1):
-        for group in combinations(alive, size):
-            inside = set(group)
-            if all(outcome[i, j] >= 0 for i in group for j in alive if j not in inside):
-                return list(group)
-    return alive  # unreachable: the whole field always dominates itself
+    # Every pair is related one way or both, so the components of the
+    # "beats or ties" graph form a chain and the top one is reached by nobody
+    # outside it: its members are exactly the hands that reach every hand.
+    reach = {i: set(at_least[i]) for i in alive}
+    changed = True
+    while changed:
+        changed = False
+        for i in alive:
+            grown = set().union(*(reach[j] for j in reach[i]))
+            if len(grown) > len(reach[i]):
+                reach[i] = grown
+                changed = True
+    return [i for i in alive if len(reach[i]) == len(alive)]
+
+
+# --- the best hand a player can make ---------------------------------------------------
+
+
+def _subsets(ruleset: Ruleset, holes: int, boards: int, game: Game | None) -> Iterable[tuple[int, ...]]:
+    """Index sets (hole cards first, then the board) that may play under the game's rules."""
+    size = ruleset.hand_size
+    if game is not None and (game.use_hole is not None or game.use_board is not None):
+        use_hole = game.use_hole if game.use_hole is not None else size - (game.use_board or 0)
+        use_board = game.use_board if game.use_board is not None else size - use_hole
+        if holes < use_hole or boards < use_board:
+            return []
+        board_indices = range(holes, holes + boards)
+        return (h + b for h, b in product(combinations(range(holes), use_hole), combinations(board_indices, use_board)))
+    if holes + boards <= size:
+        return [tuple(range(holes + boards))]
+    return combinations(range(holes + boards), size)
+
+
+def _best_fill(ruleset: Ruleset, holding: Sequence[Card], subsets: Iterable[tuple[int, ...]]) -> Fill | None:
+    """The best way any of ``subsets`` (indices into ``holding``) plays.
+
+    The same choice as ``Engine.best``, faster: a subset without wild cards is
+    classified straight from its class (which the engine memoises), and only
+    the subsets that tie for the best value are turned into full fills (suit
+    tie-break, playing order). Wildness is decided on the whole holding.
+    """
+    engine = ruleset.engine
+    size = engine.size
+    wild_by_card: dict[Card, bool] = {}
+    for card, is_wild in zip(holding, engine.wild_mask(holding)):
+        wild_by_card[card] = wild_by_card.get(card, False) or is_wild
+    # a joker that is not wild cannot play: the engine says so for its subsets
+    special = [wild_by_card[card] or card.rank is None for card in holding]
+    wild = [wild_by_card[card] for card in holding]
+    values = [engine.value_of.get(card.rank or "", -1) for card in holding]
+    suits = [card.suit for card in holding]
+    any_special = any(special)
+    best_key: tuple[bool, tuple[int, ...]] | None = None
+    leaders: list[tuple[tuple[int, ...], Fill | None]] = []
+    for subset in subsets:
+        ready: Fill | None = None
+        classification: Classification | None
+        if any_special and any(special[i] for i in subset):
+            ready = engine.fill([holding[i] for i in subset], [wild[i] for i in subset])
+            classification = ready.classification if ready is not None else None
+        else:
+            ranks = tuple(sorted([values[i] for i in subset], reverse=True))
+            first_suit = suits[subset[0]]
+            flush = first_suit if len(subset) == size and all(suits[i] == first_suit for i in subset) else None
+            classification = engine.classify(ranks, flush)
+        if classification is None:
+            continue
+        key = (classification.qualifies, classification.score)
+        if best_key is None or key > best_key:
+            best_key, leaders = key, [(subset, ready)]
+        elif key == best_key:
+            leaders.append((subset, ready))
+    best: Fill | None = None
+    for subset, ready in leaders:
+        fill = ready if ready is not None else engine.fill([holding[i] for i in subset], [wild[i] for i in subset])
+        if fill is not None and (best is None or fill.strength > best.strength):
+            best = fill
+    return best
+
+
+def _cards(ruleset: Ruleset, cards: CardsLike, source: str) -> list[Card]:
+    if not isinstance(cards, str) and all(isinstance(card, Card) for card in cards):
+        return list(cards)  # type: ignore[arg-type]  # already read (and checked) by the caller
+    return ruleset.cards(cards, source)
+
+
+def best_hand(ruleset: Ruleset, hole: CardsLike, board: CardsLike = (), game: Game | None = None) -> Hand | None:
+    """A player's best hand from ``hole`` and ``board`` under ``game``'s card-usage
+    rules (default: the ruleset's own game; no game: any five of the cards).
+
+    Returns None when no hand can be made (too few cards for the game's rules).
+    ``beats:`` exceptions play no part in choosing the five cards.
+
+    >>> from evaluator import load
+    >>> best_hand(load("omaha"), "Ah Kh Qh Jh", "2h 3h 4c 8s 9d").category
+    'high_card'
+    """
+    hole_cards = _cards(ruleset, hole, "<hole>")
+    board_cards = _cards(ruleset, board, "<board>")
+    subsets = _subsets(ruleset, len(hole_cards), len(board_cards), game or ruleset.game)
+    fill = _best_fill(ruleset, hole_cards + board_cards, subsets)
+    return Hand.from_fill(ruleset, fill) if fill is not None else None
+
+
+# --- results ---------------------------------------------------------------------------
 
 
 @dataclass
 class Half:
-    """One part of a pot (a hi-lo half, or a board): its winners and their hands."""
+    """One part of a pot: a hi-lo half on one board. Its winners and their hands."""
 
     name: str
     ruleset: str
+    board: int  # index into ShowdownResult.boards
     hands: list[Hand | None]
     winners: list[int]
     chips: int = 0
+    share: Fraction = Fraction(0)  # of the whole pot
 
 
 @dataclass
 class ShowdownResult:
-    """Winners overall, each half's result, and (with a pot) each player's chips."""
+    """Winners overall, each half's result, and each player's share of the pot.
 
+    ``fractions`` are the exact shares (they sum to 1 unless nobody could win);
+    ``shares`` are whole chips when a pot was given (empty otherwise), and
+    ``carried`` the chips nobody won (only when no hand qualifies anywhere:
+    they stay in the pot for the next deal).
+    """
+
+    players: list[list[Card]]
+    boards: list[list[Card]]
     winners: list[int]
     halves: list[Half]
+    fractions: list[Fraction]
+    pot: int | None = None
     shares: list[int] = field(default_factory=list)
+    carried: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready data for ``showdown --json``."""
+        """JSON-ready data for ``showdown --json``: per player, per half, the pot."""
+        players = []
+        for seat, cards in enumerate(self.players):
+            hands = []
+            for half in self.halves:
+                hand = half.hands[seat]
+                entry: dict[str, Any] = {"half": half.name, "wins": seat in half.winners}
+                entry.update(hand.as_dict() if hand is not None else {"category": None, "cards": [], "description": "no hand"})
+                hands.append(entry)
+            players.append(
+                {
+                    "seat": seat + 1,
+                    "hole": [str(card) for card in cards],
+                    "share": str(self.fractions[seat]),
+                    "chips": self.shares[seat] if self.shares else None,
+                    "hands": hands,
+                }
+            )
         return {
+            "boards": [[str(card) for card in board] for board in self.boards],
+            "pot": self.pot,
             "winners": self.winners,
             "shares": self.shares,
+            "carried": self.carried,
+            "players": players,
             "halves": [
                 {
                     "name": half.name,
                     "ruleset": half.ruleset,
+                    "board": half.board + 1,
                     "winners": half.winners,
+                    "share": str(half.share),
                     "chips": half.chips,
-                    "hands": [hand.as_dict() if hand is not None else None for hand in half.hands],
                 }
                 for half in self.halves
             ],
         }
 
 
-def _subsets(ruleset: Ruleset, hole: Sequence[Card], board: Sequence[Card], game: Game | None) -> Any:
-    engine = ruleset.engine
-    if game is not None and (game.use_hole is not None or game.use_board is not None):
-        use_hole = game.use_hole if game.use_hole is not None else ruleset.hand_size - (game.use_board or 0)
-        use_board = game.use_board if game.use_board is not None else ruleset.hand_size - use_hole
-        if len(hole) < use_hole or len(board) < use_board:
-            return []
-        return (h + b for h, b in product(combinations(hole, use_hole), combinations(board, use_board)))
-    return engine.candidates(list(hole) + list(board))
+# --- reading a showdown ----------------------------------------------------------------
 
 
-def best_hand(ruleset: Ruleset, hole: Sequence[Card], board: Sequence[Card], game: Game | None = None) -> Hand | None:
-    """A player's best hand from ``hole`` and ``board`` under ``game``'s card-usage
-    rules (default: the ruleset's own game); None when no hand can be made."""
-    holding = list(hole) + list(board)
-    fill = ruleset.engine.best(holding, _subsets(ruleset, hole, board, game or ruleset.game))
-    return Hand.from_fill(ruleset, fill) if fill is not None else None
+def _as_boards(board: CardsLike | Sequence[CardsLike]) -> list[CardsLike]:
+    """One board or several: a string or a sequence of single cards is one board."""
+    if isinstance(board, str):
+        return [board]
+    items = list(board)
+    if not items:
+        return [""]
+    if all(isinstance(item, Card) or (isinstance(item, str) and len(item.split()) == 1) for item in items):
+        return [items]  # type: ignore[list-item]
+    return items  # type: ignore[return-value]
 
 
 def _read_all(ruleset: Ruleset, players: Sequence[CardsLike], boards: Sequence[CardsLike]) -> tuple[list[list[Card]], list[list[Card]]]:
-    holes = [ruleset.cards(p, f"<hand {i + 1}>") for i, p in enumerate(players)]
-    board_cards = [ruleset.cards(b, f"<board {i + 1}>") if b else [] for i, b in enumerate(boards)]
+    if not players:
+        raise error(GameError, "G103", "a showdown needs at least one player", "<showdown>")
     if len(players) > MAX_PLAYERS:
         raise error(GameError, "G103", f"{len(players)} players; at most {MAX_PLAYERS} are seated", "<showdown>")
-    everything: dict[Card, int] = {}
-    shared = {card for board in board_cards for card in board}
+    holes = [ruleset.cards(p, f"<hand {i + 1}>") for i, p in enumerate(players)]
+    board_cards = [ruleset.cards(b, f"<board {i + 1}>") if b else [] for i, b in enumerate(boards)]
+    # Every card, both boards' included, comes out of one deck: no card more
+    # often than its packs hold.
+    dealt: dict[Card, int] = {}
     for cards in holes + board_cards:
-        for card in set(cards):
-            everything[card] = everything.get(card, 0) + cards.count(card)
-    for card, count in everything.items():
+        for card in cards:
+            dealt[card] = dealt.get(card, 0) + 1
+    for card, count in dealt.items():
         limit = 1 if card.is_joker else ruleset.copies
-        if count > limit and not (card in shared and len(board_cards) > 1 and count <= limit * len(board_cards)):
+        if count > limit:
             raise error(GameError, "G104", f"{card} is dealt {count} times, but the deck holds {limit}", "<showdown>")
     game = ruleset.game
     if game is not None:
         for i, cards in enumerate(holes):
             if game.hole and len(cards) != game.hole:
                 raise error(GameError, "G105", f"hand {i + 1} has {len(cards)} cards; {ruleset.name} deals {game.hole} to each player", f"<hand {i + 1}>")
+        wanted_boards = game.boards if game.board else 1
+        if len(board_cards) != wanted_boards:
+            raise error(GameError, "G108", f"{len(board_cards)} boards given; {ruleset.name} deals {wanted_boards}", "<showdown>")
         for i, cards in enumerate(board_cards):
-            if game.board and len(cards) != game.board:
-                raise error(GameError, "G106", f"board {i + 1} has {len(cards)} cards; {ruleset.name} deals {game.board}", f"<board {i + 1}>")
+            if len(cards) != game.board:
+                dealt_text = f"{game.board} board cards" if game.board else "no board cards"
+                raise error(GameError, "G106", f"board {i + 1} has {len(cards)} cards; {ruleset.name} deals {dealt_text}", f"<board {i + 1}>")
     return holes, board_cards
+
+
+def _half_rulesets(ruleset: Ruleset) -> list[tuple[str, Ruleset]]:
+    """(name, ruleset) of every half: the game's ``split``, or the ruleset alone."""
+    from .ruleset import load
+
+    game = ruleset.game
+    if game is None or not game.split:
+        return [("high" if ruleset.direction == "high" else "low", ruleset)]
+    halves = []
+    for split in game.split:
+        ref: str | Path = split.ruleset
+        # a path in a split is relative to the file that names it, as `extends:` is
+        if ruleset.path is not None and ("/" in split.ruleset or split.ruleset.endswith((".yaml", ".yml"))):
+            ref = (ruleset.path.parent / split.ruleset).resolve()
+        halves.append((split.name, load(ref)))
+    return halves
+
+
+# --- the showdown ----------------------------------------------------------------------
 
 
 def showdown(
@@ -164,85 +360,103 @@ def showdown(
     board: CardsLike | Sequence[CardsLike] = "",
     pot: int | None = None,
 ) -> ShowdownResult:
-    """Settle a showdown: winners, each half or board, and the chips.
+    """Settle a showdown: winners, each half on each board, and the pot.
 
-    ``board`` is one board (a card string) or, for double-board games, a list
-    of boards. With ``pot`` the chips are split: halves first (the odd chip to
-    the first half), then equally among each half's winners, odd chips by the
-    game's ``odd_chip`` rule (seat order from the button, or suit order).
+    ``players`` are given in seat order from the first seat after the button.
+    ``board`` is one board (a card string or a list of cards) or, for
+    double-board games, a list of boards. The pot is divided between boards,
+    on each board between the halves that have a winner (a half nobody
+    qualifies for goes to the other half: high scoops), and in each half
+    equally among its winners. With ``pot`` the chips are whole numbers:
+    odd chips go to the first board, then the first half (high), then by the
+    game's ``odd_chip`` rule. Nothing is lost or created: the shares and
+    ``carried`` always sum to the pot.
 
     Raises:
-        PokerRulesError: bad cards, repeated cards, wrong card counts.
+        PokerRulesError: bad cards, repeated cards, wrong card counts, a
+            negative pot.
     """
-    from .ruleset import load
-
-    boards = [board] if isinstance(board, str) or (board and isinstance(board[0], Card)) else list(board)
-    if not boards:
-        boards = [""]
-    holes, board_cards = _read_all(ruleset, players, boards)
+    if pot is not None and pot < 0:
+        raise error(GameError, "G107", "the pot must be a whole number of chips, 0 or more", "<showdown>")
+    holes, board_cards = _read_all(ruleset, players, _as_boards(board))
     game = ruleset.game
-    halves_rules: list[tuple[str, Ruleset]] = [("high" if ruleset.direction == "high" else "low", ruleset)]
-    if game is not None and game.split:
-        halves_rules = [(split.name, load(split.ruleset)) for split in game.split]
     halves: list[Half] = []
     for board_index, cards_on_board in enumerate(board_cards):
-        for name, half_rules in halves_rules:
+        for name, half_rules in _half_rulesets(ruleset):
             hands = [best_hand(half_rules, hole, cards_on_board, game) for hole in holes]
-            playable = [h if h is not None else None for h in hands]
-            indices = [i for i, h in enumerate(playable) if h is not None]
-            winners_local = top_cycle(half_rules, [playable[i] for i in indices])  # type: ignore[misc]
-            label = name if len(board_cards) == 1 else f"board {board_index + 1} {name}"
-            halves.append(Half(label, half_rules.name, playable, [indices[i] for i in winners_local]))
-    _merge_empty_halves(halves)
+            label = name if len(board_cards) == 1 else f"board {board_index + 1}" + (f" {name}" if game and game.split else "")
+            halves.append(Half(label, half_rules.name, board_index, hands, top_cycle(half_rules, hands)))
+    fractions = _fractions(halves, len(holes), len(board_cards))
     winners = sorted({w for half in halves for w in half.winners})
-    result = ShowdownResult(winners, halves)
+    result = ShowdownResult(holes, board_cards, winners, halves, fractions, pot)
     if pot is not None:
-        result.shares = _split_pot(ruleset, pot, halves, len(players), holes)
+        result.shares, result.carried = _split_pot(ruleset, pot, halves, holes, len(board_cards))
     return result
 
 
-def _merge_empty_halves(halves: list[Half]) -> None:
-    """A half nobody qualifies for goes to the other halves of the same board (high scoops)."""
-    for half in halves:
-        if not half.winners:
-            half.chips = -1  # marker: its chips move to the sibling halves
+def _live_boards(halves: Sequence[Half], boards: int) -> list[list[Half]]:
+    """Per board that has a winner at all, its halves that have one."""
+    per_board = [[half for half in halves if half.board == b and half.winners] for b in range(boards)]
+    return [live for live in per_board if live]
 
 
-def _split_pot(ruleset: Ruleset, pot: int, halves: list[Half], players: int, holes: list[list[Card]]) -> list[int]:
-    if pot < 0:
-        raise error(GameError, "G107", "the pot must be a whole number of chips, 0 or more", "<showdown>")
-    shares = [0] * players
-    live = [half for half in halves if half.chips != -1]
-    if not live:
-        for half in halves:
-            half.chips = 0
-        return shares
-    base, extra = divmod(pot, len(live))
-    for index, half in enumerate(live):
-        half.chips = base + (1 if index < extra else 0)
-    for half in halves:
-        if half.chips == -1:
-            half.chips = 0
-    odd_rule = ruleset.game.odd_chip if ruleset.game is not None else "first_after_button"
-    for half in live:
-        winners = _odd_chip_order(ruleset, half, odd_rule, holes)
-        each, odd = divmod(half.chips, len(winners))
-        for position, player in enumerate(winners):
-            shares[player] += each + (1 if position < odd else 0)
+def _fractions(halves: Sequence[Half], players: int, boards: int) -> list[Fraction]:
+    """The exact share of each player: boards equally, halves equally, winners equally."""
+    shares = [Fraction(0)] * players
+    live_boards = _live_boards(halves, boards)
+    for live in live_boards:
+        for half in live:
+            half.share = Fraction(1, len(live_boards) * len(live))
+            for player in half.winners:
+                shares[player] += half.share / len(half.winners)
     return shares
 
 
-def _odd_chip_order(ruleset: Ruleset, half: Half, rule: str, holes: list[list[Card]]) -> list[int]:
-    """Winners in the order odd chips are handed out."""
-    winners = sorted(half.winners)  # seat 0 is the first seat after the button
-    if rule == "suit_order":
-        suit_rank = ruleset.engine.suit_rank
-        value_of = ruleset.engine.value_of
+def _divide(chips: int, parts: int) -> list[int]:
+    """``chips`` in ``parts`` whole parts, the odd chips to the first parts."""
+    each, odd = divmod(chips, parts)
+    return [each + (1 if index < odd else 0) for index in range(parts)]
 
-        def best_card(player: int) -> tuple[int, int]:
-            hand = half.hands[player]
-            cards = hand.fill.played_as if hand is not None else ()
-            return max(((value_of.get(c.rank or "", -1), suit_rank.get(c.suit or "", 0)) for c in cards), default=(-1, 0))
 
-        winners.sort(key=best_card, reverse=True)
-    return winners
+def _split_pot(ruleset: Ruleset, pot: int, halves: Sequence[Half], holes: Sequence[Sequence[Card]], boards: int) -> tuple[list[int], int]:
+    """Whole chips per player, and the chips carried to the next deal."""
+    shares = [0] * len(holes)
+    live_boards = _live_boards(halves, boards)
+    if not live_boards:
+        return shares, pot  # nobody qualifies: the pot stays for the next deal
+    rule = ruleset.game.odd_chip if ruleset.game is not None else "first_after_button"
+    for board_chips, live in zip(_divide(pot, len(live_boards)), live_boards):
+        # "the high hand receives the odd chip in a split between the high and the low hands"
+        for half_chips, half in zip(_divide(board_chips, len(live)), live):
+            half.chips = half_chips
+            order = _odd_chip_order(ruleset, half, rule, holes)
+            for chips, player in zip(_divide(half_chips, len(order)), order):
+                shares[player] += chips
+    return shares, 0
+
+
+def _odd_chip_order(ruleset: Ruleset, half: Half, rule: str, holes: Sequence[Sequence[Card]]) -> list[int]:
+    """A half's winners in the order odd chips are handed out (one each at most).
+
+    ``first_after_button``: seat order, seat 0 being the first after the button.
+    ``suit_order`` (stud): the highest card by suit in a high half, the lowest
+    card by suit in a low half, looking at all the player's own cards, not
+    only the five that play (Robert's Rules of Poker); seat order if equal.
+    """
+    winners = sorted(half.winners)
+    if rule != "suit_order":
+        return winners
+    sample = next(hand for hand in half.hands if hand is not None)
+    half_rules = sample.ruleset
+    value_of = half_rules.engine.value_of  # the half's own rank order (aces low in a low half)
+    suit_rank = {suit: len(ruleset.suit_order) - i for i, suit in enumerate(ruleset.suit_order)}
+    high = half_rules.direction == "high"
+
+    def card_key(card: Card) -> tuple[int, int]:
+        key = (value_of.get(card.rank or "", len(value_of)), suit_rank.get(card.suit or "", 0))
+        return key if high else (-key[0], -key[1])
+
+    def player_key(player: int) -> list[tuple[int, int]]:
+        return sorted((card_key(card) for card in holes[player]), reverse=True)
+
+    return sorted(winners, key=player_key, reverse=True)  # stable: seat order breaks equal keys

@@ -18,10 +18,11 @@ game negates the high-poker value, so "best" is always ``max``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations, combinations_with_replacement
+from math import comb
 from typing import TYPE_CHECKING
 
 from .cards import Card, tokenize
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
     from .ruleset import Category, Ruleset
 
 MAX_CARDS = 52
-MAX_WILDS_ENUMERATED = 6
+# Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
+# over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
+MAX_WILD_CHOICES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +236,12 @@ class Engine:
         return mask
 
     def fill(self, cards: Sequence[Card], mask: Sequence[bool]) -> Fill | None:
-        """The best way ``cards`` can play (``mask`` marks the wild ones), or None."""
+        """The best way ``cards`` can play (``mask`` marks the wild ones), or None.
+
+        Raises:
+            CardError: C105 when one hand holds so many wild cards that the rank
+                choices would pass :data:`MAX_WILD_CHOICES`.
+        """
         naturals = [card for card, is_wild in zip(cards, mask) if not is_wild]
         wilds = [card for card, is_wild in zip(cards, mask) if is_wild]
         natural_values = [self.value_of[card.rank] for card in naturals if card.rank is not None]
@@ -246,13 +254,24 @@ class Engine:
             if classification is None:
                 return None
             return self._finish(classification, naturals, [], [])
-        best: tuple[tuple[int, ...], Classification, tuple[int, ...], str | None] | None = None
-        for choice, flush_suit, classification in self._wild_options(naturals, natural_values, len(wilds)):
-            if best is None or classification.score > best[0]:
-                best = (classification.score, classification, choice, flush_suit)
+        if comb(self.rank_count + len(wilds) - 1, len(wilds)) > MAX_WILD_CHOICES:
+            raise error(
+                CardError,
+                "C105",
+                f"{len(wilds)} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices",
+                "<cards>",
+                1,
+                1,
+            )
+        # Which wild stands for which card must not depend on the order the cards
+        # came in: the rank choice is high to low, handed out jokers first (X1 before
+        # X2), then the other wild cards high to low.
+        wilds.sort(key=self._wild_order)
+        values = tuple(sorted(natural_values, reverse=True))
+        best = self._best_wild(values, self._flush_candidate(naturals, len(wilds)), len(wilds))
         if best is None:
             return None
-        _, classification, choice, flush_suit = best
+        choice, flush_suit, classification = best
         played = self._concrete(naturals, choice, flush_suit)
         return self._finish(classification, naturals, wilds, played)
 
@@ -262,50 +281,108 @@ class Engine:
         suits = {card.suit for card in naturals}
         return naturals[0].suit if len(suits) == 1 else None
 
+    def _wild_order(self, card: Card) -> tuple[int, int, int]:
+        if card.is_joker:
+            return (0, card.joker_number, 0)
+        return (1, -self.value_of.get(card.rank or "", -1), -self.suit_rank.get(card.suit or "", 0))
+
+    def _flush_candidate(self, naturals: Sequence[Card], wild_count: int) -> str | None:
+        """The suit the wilds could complete a flush in: the naturals' one suit
+        (the highest suit when every card is wild), or None."""
+        if len(naturals) + wild_count != self.size:
+            return None
+        suits = {card.suit for card in naturals}
+        if not suits:
+            return self.suit_preference[0]
+        return naturals[0].suit if len(suits) == 1 else None
+
+    @cached_property
+    def _best_wild(self) -> Callable[[tuple[int, ...], str | None, int], tuple[tuple[int, ...], str | None, Classification] | None]:
+        """:meth:`_choose_wild`, memoised per natural class: the best fill depends
+        only on the natural ranks, the suit a flush could be in and the wild count."""
+        return lru_cache(maxsize=1 << 16)(self._choose_wild)
+
+    def _choose_wild(
+        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
+    ) -> tuple[tuple[int, ...], str | None, Classification] | None:
+        """The best legal (wild ranks, flush suit, classification) of a natural class."""
+        best: tuple[tuple[int, ...], str | None, Classification] | None = None
+        best_key: tuple[bool, tuple[int, ...]] | None = None
+        for option in self._wild_options(values, flush_candidate, wild_count):
+            classification = option[2]
+            # ranked as Fill.strength ranks them: a qualifying hand first, then the score
+            key = (classification.qualifies, classification.score)
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        return best
+
     def _wild_options(
-        self, naturals: Sequence[Card], natural_values: Sequence[int], wild_count: int
-    ) -> Iterable[tuple[tuple[int, ...], str | None, Classification]]:
-        """Every legal (wild ranks, flush suit, classification) for the wilds."""
+        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
+    ) -> Iterator[tuple[tuple[int, ...], str | None, Classification]]:
+        """Every legal (wild ranks, flush suit, classification) for ``wild_count``
+        wilds joining natural ranks ``values`` (high to low).
+
+        A wild stands for a card not already held, or makes five of a kind (all
+        the cards of one rank); with ``duplicates`` it may stand for any card.
+        Each rank multiset is tried without a flush and, when the naturals share
+        one suit (``flush_candidate``), as a flush. A restricted wild (the bug)
+        plays outside ``plays_as.ranks`` only when the whole hand matches
+        ``plays_as.hands``.
+        """
         rules = self.ruleset.wild
         copies = self.ruleset.copies
-        per_rank_limit = len(self.ruleset.suits) * copies
-        natural_counts = Counter(natural_values)
-        natural_suits = {card.suit for card in naturals}
-        full_hand = len(naturals) + wild_count == self.size
-        if natural_suits:
-            flush_candidate = next(iter(natural_suits)) if len(natural_suits) == 1 else None
-        else:
-            flush_candidate = self.suit_preference[0]
-        allowed = {self.value_of[r] for r in rules.plays_as_ranks} if rules.plays_as_ranks is not None else None
-        can_avoid_flush = len(self.ruleset.suits) > 1
-        for choice in combinations_with_replacement(range(self.rank_count - 1, -1, -1), min(wild_count, MAX_WILDS_ENUMERATED)):
-            ranks = tuple(sorted(list(natural_values) + list(choice), reverse=True))
-            counts = Counter(ranks)
-            single_rank = len(counts) == 1 and len(ranks) >= 5
-            restricted = allowed is not None and any(value not in allowed for value in choice)
-            options: list[str | None] = []
-            if can_avoid_flush or not full_hand:
-                if rules.duplicates or single_rank or all(count <= per_rank_limit for count in counts.values()):
-                    options.append(None)
-            if full_hand and flush_candidate is not None:
-                wild_counts = Counter(choice)
-                if rules.duplicates or all(natural_counts[value] + wild_counts[value] <= copies for value in wild_counts):
-                    options.append(flush_candidate)
-            for flush_suit in options:
-                classification = self.classify(ranks, flush_suit)
-                if classification is None:
-                    continue
-                if restricted:
-                    hands = rules.plays_as_hands
-                    if hands is None:
-                        continue
-                    view = replace(classification.hand_class, category=classification.category.strength)
-                    if hands.matcher(view, {}) is None:
-                        continue
-                yield choice, flush_suit, classification
+        held = Counter(values)
+        # how many more cards of a rank the wilds can be without duplicating one held:
+        # in some suit, and in the flush suit
+        any_room = [len(self.ruleset.suits) * copies - held[value] for value in range(self.rank_count)]
+        flush_room = [copies - held[value] for value in range(self.rank_count)]
+        full_hand = len(values) + wild_count == self.size
+        # with two suits or more the wilds can always avoid making a flush
+        unsuited = len(self.ruleset.suits) > 1 or not full_hand
+        suited = full_hand and flush_candidate is not None
+        allowed = None
+        if rules.plays_as_ranks is not None:
+            allowed = frozenset(self.value_of[rank] for rank in rules.plays_as_ranks if rank in self.value_of)
+        hands = rules.plays_as_hands
+        classify = self.classify
+        natural = list(values)
+        for choice in combinations_with_replacement(range(self.rank_count - 1, -1, -1), wild_count):
+            restricted = allowed is not None and not allowed.issuperset(choice)
+            if restricted and hands is None:
+                continue
+            ranks = tuple(sorted(natural + list(choice), reverse=True))
+            fits_any = fits_flush = True
+            if not rules.duplicates:
+                previous, times = -1, 0
+                for value in choice:  # high to low: equal ranks are adjacent
+                    times = times + 1 if value == previous else 1
+                    previous = value
+                    fits_any = fits_any and times <= any_room[value]
+                    fits_flush = fits_flush and times <= flush_room[value]
+            five_of_a_kind = len(ranks) >= 5 and ranks[0] == ranks[-1]
+            if unsuited and (fits_any or five_of_a_kind):
+                found = classify(ranks, None)
+                if found is not None and (not restricted or self._whole_hand_allows(found)):
+                    yield choice, None, found
+            if suited and fits_flush:
+                found = classify(ranks, flush_candidate)
+                if found is not None and (not restricted or self._whole_hand_allows(found)):
+                    yield choice, flush_candidate, found
+
+    def _whole_hand_allows(self, classification: Classification) -> bool:
+        """Whether the hand matches ``wild.plays_as.hands`` (a restricted wild may then be anything)."""
+        hands = self.ruleset.wild.plays_as_hands
+        if hands is None:
+            return False
+        view = replace(classification.hand_class, category=classification.category.strength)
+        return hands.matcher(view, {}) is not None
 
     def _concrete(self, naturals: Sequence[Card], choice: tuple[int, ...], flush_suit: str | None) -> list[Card]:
-        """Give each wild rank a concrete card: the flush suit, else the highest suit free."""
+        """Give each wild rank a concrete card: the flush suit, else the highest suit free.
+
+        Five of a kind has no free suit left for its fifth card: it duplicates the
+        highest suit.
+        """
         used = Counter(naturals)
         copies = self.ruleset.copies
         played: list[Card] = []
@@ -383,21 +460,29 @@ class Engine:
 
     def best(self, holding: Sequence[Card], subsets: Iterable[Sequence[Card]]) -> Fill | None:
         """The best fill among ``subsets`` of ``holding`` (wilds decided on the holding)."""
-        best: Fill | None = None
-        if not self.ruleset.wild.any:
+        if self.ruleset.wild.any:
+            mask_by_card: dict[Card, bool] = {}
+            for card, is_wild in zip(holding, self.wild_mask(holding)):
+                mask_by_card[card] = mask_by_card.get(card, False) or is_wild
+
+            def mask(subset: Sequence[Card]) -> list[bool]:
+                return [mask_by_card[card] for card in subset]
+        else:
             no_wilds = [False] * len(holding)
-            for subset in subsets:
-                fill = self.fill(subset, no_wilds)
-                if fill is not None and (best is None or fill.strength > best.strength):
-                    best = fill
-            return best
-        mask_by_card: dict[Card, bool] = {}
-        for card, is_wild in zip(holding, self.wild_mask(holding)):
-            mask_by_card[card] = mask_by_card.get(card, False) or is_wild
+
+            def mask(subset: Sequence[Card]) -> list[bool]:
+                return no_wilds
+        best: Fill | None = None
+        best_key: tuple[object, ...] = ()
         for subset in subsets:
-            fill = self.fill(subset, [mask_by_card[card] for card in subset])
-            if fill is not None and (best is None or fill.strength > best.strength):
-                best = fill
+            fill = self.fill(subset, mask(subset))
+            if fill is None:
+                continue
+            # strength ties every hand that misses the qualifier; such a player
+            # still plays the best of their cards, so the score breaks that tie
+            key = (fill.strength, fill.classification.score)
+            if best is None or key > best_key:
+                best, best_key = fill, key
         return best
 
     def evaluate(self, cards: Sequence[Card], source: str = "<cards>") -> Hand:

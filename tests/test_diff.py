@@ -1,0 +1,285 @@
+"""``pokerrules diff``: settings, orders, verified flips, the changed-showdown share, the HTML report.
+
+The flip examples are re-checked here independently of the code that found
+them: the cards must be legal in both decks, disjoint, of the named
+categories in both rulesets, and win under A and lose under B.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from evaluator import load
+from evaluator.cli import main
+from evaluator.diff import common_deck, flipped_pairs, heads_up_deals, wilson_interval
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "docs" / "diff.schema.json").read_text(encoding="utf-8"))
+CHROMIUM = Path("/usr/bin/chromium")
+FEW = ["--samples", "400"]  # enough to exercise sampling, cheap enough for every run
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the command line; (exit code, stdout, stderr)."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def diff_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """``diff --json`` output, validated against docs/diff.schema.json."""
+    code, out, _ = run(capsys, "diff", *argv, "--json")
+    assert code == 0
+    data = json.loads(out)
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+    return data
+
+
+def assert_verified_flip(a_name: str, b_name: str, flip: dict[str, Any]) -> None:
+    """Check one flip example from scratch."""
+    a, b = load(a_name), load(b_name)
+    example = flip["example"]
+    assert example is not None, flip
+    first, second = example["wins_in_a"]["cards"], example["wins_in_b"]["cards"]
+    legal = Counter(str(card) for card in common_deck(a, b))
+    assert not Counter(first + second) - legal, "cards must be legal in both decks and dealt once"
+    text_first, text_second = " ".join(first), " ".join(second)
+    assert a.evaluate(text_first).category == b.evaluate(text_first).category == flip["winner_in_a"]
+    assert a.evaluate(text_second).category == b.evaluate(text_second).category == flip["winner_in_b"]
+    assert a.compare(text_first, text_second) == 1
+    assert b.compare(text_first, text_second) == -1
+
+
+# --- standard against short deck --------------------------------------------------------------
+
+
+def test_short_deck_names_the_deck_change_and_the_flush_full_house_swap(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "diff", "standard", "short-deck", *FEW)
+    assert code == 0, err
+    assert "deck: 52 → 36 cards" in out
+    assert "full_house beats flush in standard; flush beats full_house in short-deck" in out
+    assert "No difference" not in out
+
+
+def test_short_deck_json_has_one_verified_flip(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "short-deck", *FEW)
+    assert [(f["winner_in_a"], f["winner_in_b"]) for f in data["flips"]] == [("full_house", "flush")]
+    assert_verified_flip("standard", "short-deck", data["flips"][0])
+    settings = {row["name"]: row for row in data["settings"]}
+    assert settings["deck size"] == {"name": "deck size", "a": "52 cards", "b": "36 cards", "differs": True}
+    assert not settings["ace"]["differs"]
+    assert [c["name"] for c in data["categories"]["b"]][3:5] == ["flush", "full_house"]
+
+
+def test_short_deck_frequencies_are_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "short-deck", *FEW)
+    short = {c["name"]: c["count"] for c in data["categories"]["b"]}
+    assert short["flush"] == 480 and short["full_house"] == 1728 and short["straight"] == 6120
+    standard = {c["name"]: c for c in data["categories"]["a"]}
+    assert standard["full_house"]["count"] == 3744
+    assert standard["high_card"]["probability"] == pytest.approx(1302540 / 2598960)
+
+
+def test_short_deck_reports_the_low_straight_as_a_reclassified_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "short-deck", *FEW)
+    moved = {(r["category_a"], r["category_b"]): r["example"] for r in data["reclassified"]}
+    example = moved[("high_card", "straight")]
+    assert sorted(card[0] for card in example["cards"]) == sorted("A6789")
+    assert load("short-deck").evaluate(" ".join(example["cards"])).category == "straight"
+    assert load("standard").evaluate(" ".join(example["cards"])).category == "high_card"
+
+
+# --- no difference ---------------------------------------------------------------------------------
+
+
+def test_standard_against_itself_reports_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "diff", "standard", "standard")
+    assert code == 0
+    assert "No difference: standard and standard have the same deck, rules and category order" in out
+    assert "Flips (0)" in out
+
+
+def test_standard_against_itself_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "standard")
+    assert data["identical"] and data["same_rules"]
+    assert data["flips"] == [] and data["reclassified"] == [] and data["only_in_a"] == []
+    assert not any(row["differs"] for row in data["settings"])
+    showdowns = data["showdowns"]
+    assert showdowns["method"] == "identical" and showdowns["changed"] == 0 and showdowns["share"] == 0
+    assert showdowns["deals"] == heads_up_deals(52, 5)
+
+
+# --- flips -------------------------------------------------------------------------------------------
+
+
+def test_direction_change_flips_every_shared_pair_and_each_example_is_verified(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "deuce-to-seven", *FEW)
+    shared = [c["name"] for c in data["categories"]["a"] if c["name"] in {d["name"] for d in data["categories"]["b"]}]
+    assert len(data["flips"]) == len(shared) * (len(shared) - 1) // 2
+    for flip in data["flips"]:
+        assert_verified_flip("standard", "deuce-to-seven", flip)
+    assert data["only_in_a"] == ["royal_flush"]
+
+
+def test_flipped_pairs_follow_order_and_direction() -> None:
+    assert flipped_pairs(load("standard"), load("short-deck")) == [("full_house", "flush")]
+    assert flipped_pairs(load("short-deck"), load("standard")) == [("flush", "full_house")]
+    assert flipped_pairs(load("short-deck"), load("short-deck-trips")) == [("straight", "three_of_a_kind")]
+    assert flipped_pairs(load("standard"), load("suits-bridge")) == []
+
+
+def test_categories_only_in_one_and_reclassified_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "twenty-card", *FEW)
+    assert data["only_in_a"] == ["royal_flush", "straight_flush", "flush", "straight"]
+    assert data["only_in_b"] == [] and data["flips"] == []
+    moved = {(r["category_a"], r["category_b"]) for r in data["reclassified"]}
+    assert ("royal_flush", "high_card") in moved and ("straight", "high_card") in moved
+
+
+# --- the share of showdowns whose winner changes -----------------------------------------------------
+
+
+def test_sampled_share_states_seed_and_wilson_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    data = diff_json(capsys, "standard", "suits-bridge", "--samples", "300", "--seed", "7")
+    showdowns = data["showdowns"]
+    assert showdowns["method"] == "sampled" and showdowns["seed"] == 7 and showdowns["deals"] == 300
+    interval = showdowns["interval"]
+    assert interval["method"] == "wilson" and interval["level"] == 0.95
+    assert interval["low"] <= showdowns["share"] <= interval["high"]
+    assert (interval["low"], interval["high"]) == pytest.approx(wilson_interval(showdowns["changed"], 300))
+    for deal in showdowns["examples"]:
+        assert deal["outcome_a"] != deal["outcome_b"]
+        a, b = load("standard"), load("suits-bridge")
+        assert a.compare(" ".join(deal["first"]), " ".join(deal["second"])) == deal["outcome_a"]
+        assert b.compare(" ".join(deal["first"]), " ".join(deal["second"])) == deal["outcome_b"]
+    code, out, _ = run(capsys, "diff", "standard", "suits-bridge", "--samples", "300", "--seed", "7")
+    assert code == 0 and "seed 7" in out and "95% Wilson interval" in out
+
+
+def test_same_seed_same_share_other_seed_other_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    first = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "1")["showdowns"]
+    again = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "1")["showdowns"]
+    other = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "2")["showdowns"]
+    assert first == again
+    assert first["examples"] != other["examples"]
+
+
+def test_exact_share_where_enumeration_is_cheap(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # One card each: a pair of equal ranks ties without suits and is decided by suit with them.
+    suited = tmp_path / "suited-singles.yaml"
+    suited.write_text("extends: incomplete-hands\nsuits: {order: [s, h, d, c], tiebreak: highest_card}\n", encoding="utf-8")
+    data = diff_json(capsys, "incomplete-hands", str(suited), "--cards", "1")
+    showdowns = data["showdowns"]
+    assert showdowns["method"] == "exact" and showdowns["interval"] is None and showdowns["seed"] is None
+    assert showdowns["deals"] == 52 * 51 // 2
+    assert showdowns["changed"] == 13 * 6  # two cards of one rank: C(4, 2) per rank
+    assert showdowns["share"] == pytest.approx(78 / 1326)
+
+
+def test_wilson_interval_known_values() -> None:
+    assert wilson_interval(0, 100) == pytest.approx((0.0, 0.036994), abs=1e-6)
+    assert wilson_interval(50, 100) == pytest.approx((0.403832, 0.596168), abs=1e-6)
+    low, high = wilson_interval(4, 2000)
+    assert 0 < low < 4 / 2000 < high < 0.006
+
+
+# --- usage -----------------------------------------------------------------------------------------------
+
+
+def test_bad_card_count_is_a_usage_error_and_writes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    code, out, err = run(capsys, "diff", "standard", "short-deck", "--cards", "3", "--html", str(report))
+    assert code == 2 and out == "" and "--cards 3" in err
+    assert not report.exists()
+
+
+def test_unknown_ruleset_fails_and_writes_no_html(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    code, out, err = run(capsys, "diff", "standard", "no-such-ruleset", "--html", str(report))
+    assert code == 1 and out == "" and err
+    assert not report.exists()
+
+
+# --- the HTML report --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_deck_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The HTML report of ``diff standard short-deck``."""
+    path = tmp_path_factory.mktemp("report") / "diff.html"
+    assert main(["diff", "standard", "short-deck", "--samples", "400", "--html", str(path)]) == 0
+    return path
+
+
+def test_html_is_self_contained(short_deck_report: Path) -> None:
+    page = short_deck_report.read_text(encoding="utf-8")
+    for external in ("<script", "<link", "src=", "url(", "@import", "@font-face"):
+        assert external not in page, external
+    assert page.count("http") == page.count('xmlns="http://www.w3.org/2000/svg"') == 2
+
+
+def test_html_has_charts_cards_and_settings(short_deck_report: Path) -> None:
+    page = short_deck_report.read_text(encoding="utf-8")
+    assert page.count("<svg") == 2
+    assert page.count('<rect class="bar"') == page.count("<rect") == 20
+    assert "log scale" in page
+    assert 'class="card red' in page and 'class="card black' in page and "♥" in page and "♠" in page
+    assert "<td>deck size</td><td>52 cards</td><td>36 cards</td>" in page
+
+
+def _chromium(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    command = [
+        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", *args,
+    ]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def _png_pixels(path: Path) -> tuple[int, int, bytes]:
+    """Width, height and the raw (still filtered) scanline bytes of a PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    position, idat, width, height = 8, b"", 0, 0
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        body = data[position + 8 : position + 8 + length]
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            idat += body
+        position += 12 + length
+    return width, height, zlib.decompress(idat)
+
+
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing (install Debian packages chromium and chromium-driver)"
+)
+
+
+@needs_chromium
+def test_chromium_renders_the_charts(short_deck_report: Path, tmp_path: Path) -> None:
+    result = _chromium("--dump-dom", short_deck_report.as_uri(), tmp_path=tmp_path)
+    dom = result.stdout
+    assert "<svg" in dom, result.stderr[-2000:]
+    assert dom.count('<rect class="bar"') == 10 * 2
+    assert "flush" in dom and "full house" in dom
+
+
+@needs_chromium
+def test_chromium_screenshot_is_not_blank(short_deck_report: Path, tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    result = _chromium("--hide-scrollbars", "--window-size=1200,1600", f"--screenshot={shot}", short_deck_report.as_uri(), tmp_path=tmp_path)
+    assert shot.exists(), result.stderr[-2000:]
+    width, height, raw = _png_pixels(shot)
+    assert (width, height) == (1200, 1600)
+    assert len(set(raw)) > 64, "the screenshot looks blank"

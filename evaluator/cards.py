@@ -32,6 +32,11 @@ _TOKEN = re.compile(
     rf"|(?P<suit_first>[{_SUIT_CLASS[8:]}])(?P<rank_after>{_RANK_PATTERN})"
 )
 _SEPARATORS = " \t\r\n,;"
+# Card text is read from strangers (command lines, stdin, files): refuse a text
+# far longer than any hand before scanning it (a 10 MB string is not 3 million
+# cards to collect), and never echo more than a short piece of a bad token.
+MAX_CARD_TEXT = 4_000
+_MAX_SHOWN_TOKEN = 20
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -89,7 +94,7 @@ def _normal_rank(text: str) -> str:
 
 def _bad_token_at(text: str, start: int) -> str:
     end = start
-    while end < len(text) and text[end] not in _SEPARATORS:
+    while end < len(text) and end - start < _MAX_SHOWN_TOKEN and text[end] not in _SEPARATORS:
         end += 1
     return text[start:end] or text[start : start + 1]
 
@@ -104,8 +109,19 @@ def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
     ['As', 'Kd', 'Th', 'Tc']
 
     Raises:
-        CardError: C101 for text that is not a card, with its column.
+        CardError: C101 for text that is not a card, with its column; C107
+            for a text longer than ``MAX_CARD_TEXT`` characters.
     """
+    if len(text) > MAX_CARD_TEXT:
+        raise error(
+            CardError,
+            "C107",
+            f"the card text is {len(text):,} characters long; the limit is {MAX_CARD_TEXT:,}",
+            source,
+            1,
+            1,
+            hint="give one hand at a time (pokerrules eval reads one hand per line from -)",
+        )
     tokens: list[CardToken] = []
     position = 0
     plain_jokers: list[int] = []  # indexes of tokens written as a bare X

@@ -337,7 +337,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = parse_args(argv)
+    try:
+        args = parse_args(argv)
+    except SystemExit as stop:  # argparse has printed usage (or --help)
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     try:
         return COMMANDS[args.command](args, sys.stdout)
     except PokerRulesError as problem:

@@ -118,4 +118,8 @@ def caret(text: str, col: int) -> str:
         XX YY ZZZZZZ
               ^
     """
-    return f"    {text}\n    {' ' * (col - 1)}^"
+    # Control and other invisible characters (an escape sequence, a bidi override)
+    # must not reach a terminal: each shows as one replacement mark, so the caret
+    # still points at the right column.
+    shown = "".join(char if char.isprintable() else "\ufffd" for char in text)
+    return f"    {shown}\n    {' ' * (col - 1)}^"

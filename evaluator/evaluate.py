@@ -282,6 +282,7 @@ class Engine:
         return naturals[0].suit if len(suits) == 1 else None
 
     def _wild_order(self, card: Card) -> tuple[int, int, int]:
+        """Sort key handing out wild ranks: jokers by number, then cards high to low."""
         if card.is_joker:
             return (0, card.joker_number, 0)
         return (1, -self.value_of.get(card.rank or "", -1), -self.suit_rank.get(card.suit or "", 0))

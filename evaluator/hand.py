@@ -81,6 +81,10 @@ class Hand:
         hand = classification.hand_class
         size = self.ruleset.hand_size
 
+        # what each wild card stands for, in playing order: "X as Kh"; a wild card
+        # may stand for itself (a one-eyed jack in a royal flush), and says so
+        wild_text = ", ".join(f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items())
+
         def rank_name(value: int | None, plural: bool) -> str:
             if value is None:
                 return "no"
@@ -98,7 +102,7 @@ class Hand:
             if name == "cards":
                 return "-".join("10" if c[0] == "T" else c[0] for c in self.played_as)
             if name == "wilds":
-                return ", ".join(f"{k} as {v}" for k, v in self.wilds.items())
+                return wild_text
             if name == "category":
                 return self.category.replace("_", " ")
             if name in classification.binding:
@@ -109,7 +113,7 @@ class Hand:
 
         text = _FIELD.sub(render, template)
         if self.wilds and "{wilds}" not in template:
-            text += " (" + ", ".join(f"{k} as {v}" for k, v in self.wilds.items()) + ")"
+            text += f" ({wild_text})"
         return text
 
     def as_dict(self) -> dict[str, Any]:

@@ -241,6 +241,46 @@ class Ruleset:
 
         return showdown(self, hands, board).winners
 
+    # --- the fast path: lookup tables (evaluator/tables.py, evaluator/fast.py) ---------
+
+    def encode(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
+        """Read ``cards`` once (checked against the deck) into codes for :attr:`rank`.
+
+        >>> rs = load("standard")
+        >>> rs.rank(rs.encode("As Ks Qs Js Ts")) > rs.rank(rs.encode("9s 9h 9d 9c 2s 3d 4h"))
+        True
+        """
+        from .fast import ruleset_ranker
+
+        return ruleset_ranker(self).encode(cards)
+
+    @cached_property
+    def rank(self) -> Any:
+        """``rank(codes) -> int``: the strength of an :meth:`encode`-d holding of any
+        size from ``hand.min`` up (5, 6, 7 cards...), from compiled lookup tables.
+
+        Bigger wins in this ruleset's direction; equal strengths are equal hands
+        (suit tie-breaks included); -1 means no category matches. ``beats:``
+        exceptions are not applied (use :meth:`compare`), and a ruleset with a
+        ``game:`` card-usage rule ranks one hand of at most ``hand.size`` cards.
+        The attribute is the compiled function itself (tables built or read from
+        the disk cache on first use), so a call costs no extra dispatch.
+        """
+        from .fast import ruleset_ranker
+
+        return ruleset_ranker(self).rank
+
+    def rank_many(self, cards: Any) -> Any:
+        """Strengths of many holdings at once, vectorised with NumPy.
+
+        ``cards`` is an integer array of shape (hands, k): card ids (the index of
+        each card in :attr:`deck`) or :meth:`encode` codes. Returns an int64 array
+        of shape (hands,), the same values :attr:`rank` gives one by one.
+        """
+        from .fast import ruleset_ranker
+
+        return ruleset_ranker(self).rank_many(cards)
+
 
 # --- building --------------------------------------------------------------------
 
@@ -445,6 +485,9 @@ def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[st
     plays_as_hands = None
     if plays_as is not None:
         plays_as_ranks = frozenset(builder.ranks(plays_as.get("ranks") or [], ("wild", "plays_as", "ranks")))
+        for index, symbol in enumerate(_rank_symbols(plays_as.get("ranks") or [])):
+            if symbol is not None and symbol not in deck_ranks:
+                builder.report("R111", f"wild.plays_as rank {symbol} is not in the deck", ("wild", "plays_as", "ranks", index))
         if plays_as.get("hands"):
             text = str(plays_as["hands"])
             compiled = builder.pattern(text, ("wild", "plays_as", "hands"), context)
@@ -453,12 +496,25 @@ def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[st
     return WildRules(
         cards=frozenset(cards),
         ranks=frozenset(ranks),
-        jokers=bool(spec.get("jokers", False)),
+        # the schema's default: a deck's jokers are wild unless the file says otherwise
+        # (a joker that is not wild could never play)
+        jokers=bool(spec.get("jokers", jokers > 0)),
         lowest_rank=bool(spec.get("lowest_rank", False)),
         duplicates=bool(spec.get("duplicates", False)),
         plays_as_ranks=plays_as_ranks,
         plays_as_hands=plays_as_hands,
     )
+
+
+def _rank_symbols(values: Sequence[Any]) -> list[str | None]:
+    """Each value as a rank symbol, None where it is not a rank (already reported)."""
+    symbols: list[str | None] = []
+    for value in values:
+        try:
+            symbols.append(rank_token(value))
+        except ValueError:
+            symbols.append(None)
+    return symbols
 
 
 def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) -> Game | None:

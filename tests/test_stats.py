@@ -177,10 +177,13 @@ def test_stats_table_is_reusable() -> None:
         table.row("flush")
 
 
-def test_categories_never_dealt_are_noted(capsys: pytest.CaptureFixture[str], schema: dict[str, Any]) -> None:
-    # royal hold'em keeps flush and high card in its order, but with five ranks
-    # every five distinct ranks are A-K-Q-J-T: a straight (or a royal flush).
-    data = run_json(capsys, schema, "royal-holdem")
+def test_categories_never_dealt_are_noted(capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tmp_path: Path) -> None:
+    # a ten-to-ace deck that keeps the standard order: with five ranks every five
+    # distinct ranks are A-K-Q-J-T, a straight (or a royal flush), so flush and
+    # high card are never dealt (the catalogue's royal-holdem drops them)
+    path = tmp_path / "tens-up.yaml"
+    path.write_text("name: tens-up\nextends: standard\ndeck: {ranks: [T, J, Q, K, A]}\nace: high\n", encoding="utf-8")
+    data = run_json(capsys, schema, str(path))
     assert {row["name"]: row["count"] for row in data["categories"] if row["count"] == 0} == {"flush": 0, "high_card": 0}
     assert [row["odds"] for row in data["categories"] if row["count"] == 0] == [None, None]
     impossible = [note["message"] for note in data["notes"] if note["kind"] == "impossible"]

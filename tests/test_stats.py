@@ -184,8 +184,9 @@ def test_categories_never_dealt_are_noted(capsys: pytest.CaptureFixture[str], sc
     path = tmp_path / "tens-up.yaml"
     path.write_text("name: tens-up\nextends: standard\ndeck: {ranks: [T, J, Q, K, A]}\nace: high\n", encoding="utf-8")
     data = run_json(capsys, schema, str(path))
-    assert {row["name"]: row["count"] for row in data["categories"] if row["count"] == 0} == {"flush": 0, "high_card": 0}
-    assert [row["odds"] for row in data["categories"] if row["count"] == 0] == [None, None]
+    never = {"straight_flush": 0, "flush": 0, "high_card": 0}  # royal_flush takes the only straight flush
+    assert {row["name"]: row["count"] for row in data["categories"] if row["count"] == 0} == never
+    assert [row["odds"] for row in data["categories"] if row["count"] == 0] == [None, None, None]
     impossible = [note["message"] for note in data["notes"] if note["kind"] == "impossible"]
     assert impossible and "flush, high_card" in impossible[0]
 

@@ -85,6 +85,7 @@ import numpy as np
 
 from .cards import Card
 from .patterns import term_kinds
+from .resources import CACHE_ENV, user_cache_dir  # CACHE_ENV is re-exported for the tests
 
 if TYPE_CHECKING:
     from .evaluate import Fill
@@ -93,8 +94,6 @@ if TYPE_CHECKING:
 
 #: Bumped whenever the layout of a cache file or of the tables changes.
 FORMAT_VERSION = 2
-#: Environment variable naming the cache directory (overrides the XDG default).
-CACHE_ENV = "POKERRULES_CACHE"
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"
@@ -629,13 +628,8 @@ def _category_index(ruleset: Ruleset, strength: Strength) -> int:
 
 
 def cache_dir() -> Path:
-    """Where table files live: ``$POKERRULES_CACHE``, else the XDG cache directory."""
-    override = os.environ.get(CACHE_ENV)
-    if override:
-        return Path(override).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "pokerrules"
+    """Where table files live (see :func:`resources.user_cache_dir`)."""
+    return user_cache_dir()
 
 
 def ruleset_hash(ruleset: Ruleset) -> str:

@@ -40,27 +40,11 @@ from evaluator.errors import Diagnostic
 from evaluator.load import parse_yaml
 from evaluator.resources import grammar_dir, rulesets_dir
 from evaluator.ruleset import build_ruleset
+from samples import SMALL
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).resolve().parent / "broken"
 MODELINE = "# yaml-language-server: $schema=../grammar/ruleset.schema.json"
-
-SMALL = """\
-name: small
-deck:
-  ranks: [9, T, J, Q, K, A]
-hand: {size: 5}
-categories:
-  four_of_a_kind:  {pattern: "XXXX Y"}
-  full_house:      {pattern: "XXX YY"}
-  flush:           {pattern: "flush"}
-  straight:        {pattern: "run"}
-  three_of_a_kind: {pattern: "XXX Y Z"}
-  two_pair:        {pattern: "XX YY Z"}
-  pair:            {pattern: "XX Y Z W"}
-  high_card:       {pattern: "X Y Z W V"}
-order: [four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, pair, high_card]
-"""
 
 
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:

@@ -30,27 +30,11 @@ from evaluator.cli import main
 from evaluator.errors import CardError, PatternError, PokerRulesError
 from evaluator.load import MAX_EXTENDS, MAX_FILE_BYTES, MAX_NODES, load_document
 from evaluator.patterns import parse_pattern
+from samples import SMALL
 
 REPO = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 200 * 2**20
 TIME_LIMIT = 5.0  # generous: the work itself takes milliseconds
-
-SMALL = """\
-name: small
-deck:
-  ranks: [9, T, J, Q, K, A]
-hand: {size: 5}
-categories:
-  four_of_a_kind:  {pattern: "XXXX Y"}
-  full_house:      {pattern: "XXX YY"}
-  flush:           {pattern: "flush"}
-  straight:        {pattern: "run"}
-  three_of_a_kind: {pattern: "XXX Y Z"}
-  two_pair:        {pattern: "XX YY Z"}
-  pair:            {pattern: "XX Y Z W"}
-  high_card:       {pattern: "X Y Z W V"}
-order: [four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, pair, high_card]
-"""
 
 BILLION_LAUGHS = """\
 name: lol

@@ -520,12 +520,6 @@ def test_counting_category_counts_equal_the_published_tables(shared_data: Path, 
 
 
 @pytest.mark.slow
-def test_counting_bug_counts() -> None:
-    counting = _counting()
-    assert merged(counting.category_counts(load("bug"), cards=5), {"royal_flush": "straight_flush"}) == BUG_COUNTS
-
-
-@pytest.mark.slow
 def test_counting_joker_wild_distinct_values() -> None:
     counting = _counting()
     assert sum(counting.distinct_values(load("joker-wild"), cards=5).values()) == 7475

@@ -319,6 +319,7 @@ def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes:
         measured = value / base if value == value and base == base and base else float("nan")
         lines.append(f"- {text}: {ratio(value, base)} x {against} (target >= {bar}) -> {verdict(measured, bar)}")
     lines += ["", "## Checks and notes", "", f"- {order}"]
+    lines.append("- absolute rates depend on the machine and on its load; the targets are ratios within one run")
     lines += [f"- {note}" for note in notes]
     lines += ["", "## Machine", ""] + machine_info()
     return "\n".join(lines) + "\n"

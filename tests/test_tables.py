@@ -49,11 +49,10 @@ from evaluator import load
 from evaluator.cards import Card
 from evaluator.errors import CardError, PokerRulesError
 from evaluator.fast import FastRanker
-from evaluator.resources import catalogue_names
+from evaluator.resources import CACHE_ENV, catalogue_names
 from evaluator.ruleset import Ruleset
 from evaluator import tables as tables_module
 from evaluator.tables import (
-    CACHE_ENV,
     MAGIC,
     NO_HAND,
     build_tables,

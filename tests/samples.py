@@ -17,3 +17,19 @@ categories:
   high_card:       {pattern: "X Y Z W V"}
 order: [four_of_a_kind, full_house, flush, straight, three_of_a_kind, two_pair, pair, high_card]
 """
+
+#: The bug (a joker that is an ace or completes a straight or flush), all
+#: 2,869,685 five-card deals of 53 cards: the counts stated in the issue texts
+#: (no published table exists); straight flushes include the royal.
+BUG_COUNTS = {
+    "five_of_a_kind": 1,
+    "straight_flush": 204,
+    "four_of_a_kind": 828,
+    "full_house": 4368,
+    "flush": 7804,
+    "straight": 20532,
+    "three_of_a_kind": 63360,
+    "two_pair": 138600,
+    "pair": 1215024,
+    "high_card": 1418964,
+}

@@ -34,6 +34,7 @@ from evaluator.examples import run_examples
 from evaluator.hand import Hand
 from evaluator.resources import rulesets_dir
 from evaluator.ruleset import Ruleset
+from samples import BUG_COUNTS
 
 WILD_CATALOGUE = [
     "joker-wild",
@@ -412,21 +413,6 @@ TABLES = [
     ("two-jokers-wild", "two_jokers_wild_5card_54deck_A053083.csv"),
     ("deuces-wild", "deuces_wild_5card_52deck_A053085.csv"),
 ]
-# Issue 3 (no published table): the bug, 53 cards; straight flushes include the royal
-BUG_COUNTS = {
-    "five_of_a_kind": 1,
-    "straight_flush": 204,
-    "four_of_a_kind": 828,
-    "full_house": 4368,
-    "flush": 7804,
-    "straight": 20532,
-    "three_of_a_kind": 63360,
-    "two_pair": 138600,
-    "pair": 1215024,
-    "high_card": 1418964,
-}
-
-
 def read_table(shared_data: Path, filename: str) -> dict[str, int]:
     """A published table, with its category names mapped to the catalogue's."""
     with open(shared_data / "tables" / filename, encoding="utf-8") as handle:

@@ -16,7 +16,7 @@ classes instead of hands.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Union
@@ -594,8 +594,3 @@ def term_kinds(pattern: Pattern) -> set[str]:
     if isinstance(pattern, CategoryIs):
         return {"category"}
     return set()
-
-
-def with_names(mapping: Mapping[str, int]) -> str:
-    """Format a binding for messages, e.g. ``X=12, Y=3``."""
-    return ", ".join(f"{k}={v}" for k, v in mapping.items())

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
-from .errors import CardError, Diagnostic, RulesetError, error
+from .errors import CardError, Diagnostic, RulesetError
 from .load import Document, load_document
 from .patterns import (
     Matcher,
@@ -576,10 +576,3 @@ def _mtime(source: str) -> float:
 def _parents_changed(ruleset: Ruleset) -> bool:
     stamps: dict[str, float] = getattr(ruleset, "_cache_stamps", {})
     return any(_mtime(source) != stamp for source, stamp in stamps.items())
-
-
-def card_error(code: str, message: str, source: str, col: int, hint: str | None = None) -> CardError:
-    """A positioned card error (helper for the later stages)."""
-    result = error(CardError, code, message, source, 1, col, hint)
-    assert isinstance(result, CardError)
-    return result

@@ -1,9 +1,12 @@
-"""Shared fixtures: where the external reference data lives.
+"""Shared fixtures: where the reference data lives, and CI's rule that it must be there.
 
-The reference data (``shared/data``, see its README.md) sits next to the
-repository checkout: ``Path(__file__).resolve().parents[2] / "shared" / "data"``.
-Set ``$POKERRULES_SHARED_DATA`` to use another folder. When the folder is
-missing, tests that need it are skipped with a reason (CI has it).
+The reference data ships with the repository in ``tests/data`` (see its
+README.md for each folder's source, licence and checks). Set
+``$POKERRULES_SHARED_DATA`` to use another folder with the same layout. When
+the folder is missing, tests that need it are skipped with a reason that
+starts with ``reference data not found``; with ``$CI`` or
+``$POKERRULES_REQUIRE_DATA`` set (``.ci/run`` sets the latter), the hook below
+turns each such skip into a failure, so CI cannot pass without the data.
 
 The locating helper :func:`shared_data_dir` lives in ``refdata.py`` so that
 test modules can also use it at collection time (for parametrize ids); it is
@@ -12,11 +15,12 @@ re-exported here.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
-from refdata import SHARED_DATA_ENV, missing_data_reason, shared_data_dir
+from refdata import MISSING_DATA_PREFIX, SHARED_DATA_ENV, data_required, missing_data_reason, shared_data_dir
 
 __all__ = ["shared_data_dir", "shared_data"]
 
@@ -24,9 +28,10 @@ __all__ = ["shared_data_dir", "shared_data"]
 def pytest_report_header(config: pytest.Config) -> str:
     """Say in the session header which reference data is used (or that none is)."""
     found = shared_data_dir()
+    required = " (required: a missing-data skip fails)" if data_required() else ""
     if found is None:
-        return f"pokerrules reference data: not found ({SHARED_DATA_ENV} to override)"
-    return f"pokerrules reference data: {found}"
+        return f"pokerrules reference data: not found ({SHARED_DATA_ENV} to override){required}"
+    return f"pokerrules reference data: {found}{required}"
 
 
 @pytest.fixture(scope="session")
@@ -36,3 +41,23 @@ def shared_data() -> Path:
     if found is None:
         pytest.skip(missing_data_reason())
     return found
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """The reason of a skipped report (pytest stores it as (path, line, reason))."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+    """With the data required, a reference-data skip is reported as a failure."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if report.skipped and data_required():
+        reason = _skip_reason(report)
+        if MISSING_DATA_PREFIX in reason:
+            report.outcome = "failed"
+            report.longrepr = f"{reason}\n(a reference-data test may not skip when $CI or $POKERRULES_REQUIRE_DATA is set)"

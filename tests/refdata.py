@@ -1,4 +1,4 @@
-"""Finding and parsing the external reference data under ``shared/data``.
+"""Finding and parsing the reference data under ``tests/data``.
 
 The data is collected from public sources (see each folder's README.md) and is
 never produced by this project, so tests that compare the evaluator with it
@@ -20,15 +20,15 @@ from pathlib import Path
 
 #: Environment variable that overrides where the reference data lives.
 SHARED_DATA_ENV = "POKERRULES_SHARED_DATA"
+#: Environment variables that turn a reference-data skip into a failure.
+REQUIRE_DATA_ENVS = ("POKERRULES_REQUIRE_DATA", "CI")
+#: Every reference-data skip reason starts with this (the conftest hook looks for it).
+MISSING_DATA_PREFIX = "reference data not found"
 
 
 def default_shared_data_dir() -> Path:
-    """The default location: ``shared/data`` next to the repository checkout.
-
-    ``tests/`` is one level below the repository root, so ``parents[2]`` is
-    the folder that holds the checkout (and, beside it, ``shared/``).
-    """
-    return Path(__file__).resolve().parents[2] / "shared" / "data"
+    """The default location: ``tests/data``, shipped with the repository."""
+    return Path(__file__).resolve().parent / "data"
 
 
 def shared_data_dir() -> Path | None:
@@ -48,9 +48,14 @@ def missing_data_reason() -> str:
     override = os.environ.get(SHARED_DATA_ENV)
     where = f"${SHARED_DATA_ENV}={override}" if override else str(default_shared_data_dir())
     return (
-        f"reference data not found ({where} is not a directory); "
-        f"set ${SHARED_DATA_ENV} to the shared/data folder to run these tests"
+        f"{MISSING_DATA_PREFIX} ({where} is not a directory); "
+        f"unset ${SHARED_DATA_ENV} to use tests/data, or point it at a folder with the same layout"
     )
+
+
+def data_required() -> bool:
+    """True when a missing reference-data folder must fail the run (CI)."""
+    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no") for name in REQUIRE_DATA_ENVS)
 
 
 # --------------------------------------------------------------------------

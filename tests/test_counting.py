@@ -2,7 +2,7 @@
 
 Every expected number comes from outside the code under test:
 
-- the published tables under ``shared/data/tables`` (OEIS, Scarne, Alspach,
+- the published tables under ``tests/data/tables`` (OEIS, Scarne, Alspach,
   treys, ...), read from their CSV files;
 - numbers quoted in the issues (issue 7: short deck; issue 3: the bug; the
   brief of this work: stripped-32), quoted next to each test;

@@ -1,6 +1,6 @@
 """The evaluator against independent, published reference data.
 
-Every expected value here comes from a file under ``shared/data`` (collected
+Every expected value here comes from a file under ``tests/data`` (collected
 from public sources, see the folder READMEs), never from the code under test:
 
 - ojpoker (lcrocker): 100,000 hands with their equivalence class in high,
@@ -12,7 +12,7 @@ from public sources, see the folder READMEs), never from the code under test:
 - Exercism poker: the best hands (ties included) of 39 cases.
 - Cactus Kev: all 7,462 five-card classes in rank order, with categories.
 
-When the data folder is missing the tests are skipped (see conftest.py).
+When the data folder is missing the tests are skipped, or fail in CI (see conftest.py).
 """
 
 from __future__ import annotations

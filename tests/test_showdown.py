@@ -9,7 +9,7 @@ Expected values come from outside the evaluator:
   ruleset file), against which random deals are checked with hypothesis;
 - DESIGN.md's definition of the winners of a non-transitive showdown,
   checked literally by enumerating every group of hands;
-- the ojpoker seven-card reference data (``shared/data``), whose published
+- the ojpoker seven-card reference data (``tests/data``), whose published
   class order the best five of seven must reproduce exactly.
 """
 

@@ -1,7 +1,7 @@
 """``pokerrules stats`` through the command line, against the published tables.
 
 The CLI runs in-process (``evaluator.cli.main``) with pytest's capsys. Expected
-numbers come from ``shared/data/tables`` (see test_counting.py for the names
+numbers come from ``tests/data/tables`` (see test_counting.py for the names
 mapping) or from the issues; JSON output is validated against
 ``docs/stats.schema.json``.
 """

@@ -14,4 +14,4 @@ from .hand import Hand
 from .ruleset import Ruleset, load
 
 __all__ = ["Card", "Diagnostic", "Hand", "PokerRulesError", "Ruleset", "load", "parse_cards"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -1,94 +1,68 @@
 """The ``pokerrules`` command line.
 
 Argument parsing is kept apart from execution: :func:`parse_args` builds an
-``argparse.Namespace``, and each ``cmd_*`` function runs one command and
-returns its exit code. Exit codes: 0 success, 1 a problem with the input (bad
-cards, a broken ruleset, failing checks), 2 bad usage. Every error a user can
-cause is printed as a positioned one-line message on stderr -- never a
-traceback -- and nothing is written to stdout when a command fails.
+``argparse.Namespace`` (the definitions are in :mod:`evaluator.cli_args`), and
+each ``cmd_*`` function runs one command and returns its exit code. Exit
+codes: 0 success, 1 a problem with the input (bad cards, a broken ruleset,
+failing checks), 2 bad usage, 141 when the reader of stdout went away. Every
+error a user can cause is printed on stderr as a positioned message (a JSON
+object with ``--json``) -- never a traceback -- and nothing is written to
+stdout when a command fails. The output conventions (one indented JSON
+document, or JSON Lines for streams; 0-based indices) are in
+:mod:`evaluator.cli_output`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from . import cli_args
 from .cards import tokenize
-from .errors import PokerRulesError
+from .cli_output import (
+    EXIT_BROKEN_PIPE,
+    EXIT_OK,
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    UsageError,
+    json_document,
+    json_line,
+    render_error,
+    render_os_error,
+    render_usage,
+)
+from .errors import Diagnostic, LoadError, PokerRulesError
 
-EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
-
-
-def _add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
+if TYPE_CHECKING:
+    from .showdown import ShowdownResult
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every command."""
-    parser = argparse.ArgumentParser(
+    """The argument parser of every command (definitions in :mod:`evaluator.cli_args`)."""
+    parser = cli_args.Parser(
         prog="pokerrules",
         description="A rules-as-data poker hand evaluator: YAML rulesets, one generic evaluator.",
+        epilog="examples:\n  $ pokerrules eval standard \"Kc Kd Ks 4h 4c\"\n  $ pokerrules check rulesets/\n"
+        "  $ pokerrules CMD --help     (each command's options and examples)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"pokerrules {cli_args.installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    listing = commands.add_parser("list", help="the shipped catalogue, with one-line titles")
-    _add_json(listing)
-
-    evaluate = commands.add_parser("eval", help="evaluate hands: category, best five, description")
-    evaluate.add_argument("ruleset", help="a catalogue name or a path to a YAML file")
-    evaluate.add_argument(
-        "cards",
-        nargs="+",
-        help="one hand per argument ('As Kd Qh Jc Ts'), or one card per argument, or - to read one hand per line from stdin",
-    )
-    _add_json(evaluate)
-
-    showdown = commands.add_parser("showdown", help="who wins: each player's best hand and share of the pot")
-    showdown.add_argument("ruleset")
-    showdown.add_argument("hands", nargs="*", help="one player's cards per argument")
-    showdown.add_argument("--board", action="append", default=[], help="community cards (twice for double-board games)")
-    showdown.add_argument("--pot", type=int, help="split this many chips among the winners")
-    showdown.add_argument(
-        "--from",
-        dest="source",
-        metavar="FILE",
-        help="read one showdown per line from FILE (- for stdin): hands separated by '|', optional '; BOARD'",
-    )
-    showdown.add_argument("--hand-size", type=int, help="with --from: cut each line into hands of this many cards (Project Euler 54: 5)")
-    showdown.add_argument("--summary", action="store_true", help="with --from: only count the wins of each seat")
-    _add_json(showdown)
-
-    check = commands.add_parser("check", help="validate ruleset files: schema, patterns, coverage, examples")
-    check.add_argument("paths", nargs="+", help="files or directories (searched for *.yaml and *.yml)")
-    check.add_argument("--format", choices=("text", "json", "github"), default="text")
-    check.add_argument("--strict", action="store_true", help="warnings fail the check too")
-    check.add_argument("--json", action="store_true", help="the same as --format json")
-
-    stats = commands.add_parser("stats", help="exact frequency table of a ruleset's categories")
-    stats.add_argument("ruleset")
-    stats.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
-    stats.add_argument("--csv", action="store_true", help="CSV output")
-    _add_json(stats)
-
-    diff = commands.add_parser("diff", help="what changes between two rulesets")
-    diff.add_argument("ruleset_a")
-    diff.add_argument("ruleset_b")
-    diff.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
-    diff.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
-    diff.add_argument("--samples", type=int, default=20000, help="random showdowns to sample when exact counting is too costly")
-    diff.add_argument("--seed", type=int, default=2026, help="seed of the sampled showdowns")
-    _add_json(diff)
-
-    schema = commands.add_parser("schema", help="print the JSON Schema of a ruleset file")
-    _add_json(schema)
+    cli_args.add_list(commands)
+    cli_args.add_eval(commands)
+    cli_args.add_showdown(commands)
+    cli_args.add_check(commands)
+    cli_args.add_stats(commands)
+    cli_args.add_diff(commands)
+    cli_args.add_schema(commands)
     return parser
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse the command line (exits with 2 on bad usage, as argparse does)."""
+    """Parse the command line (raises :class:`UsageError` on bad usage; ``--help`` exits 0)."""
     return build_parser().parse_args(argv)
 
 
@@ -108,7 +82,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             title = f"(broken: {problem.first.code})"
         rows.append({"name": name, "title": title})
     if args.json:
-        out.write(json.dumps(rows, indent=2) + "\n")
+        out.write(json_document(rows))
     else:
         width = max(len(row["name"]) for row in rows)
         out.writelines(f"{row['name']:<{width}}  {row['title']}\n" for row in rows)
@@ -140,13 +114,15 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset)
     results = []
-    for label, text in _hands_from_args(args.cards, stdin):
+    hands = _hands_from_args(args.cards, stdin)
+    for label, text in hands:
         cards = ruleset.cards(text, label)
         hand = ruleset.engine.evaluate(cards, label)
         results.append((text, hand))
+    as_json = json_line if list(args.cards) == ["-"] or len(hands) > 1 else json_document  # many hands: JSON Lines
     for text, hand in results:
         if args.json:
-            out.write(json.dumps({"input": text, **hand.as_dict()}, ensure_ascii=False) + "\n")
+            out.write(as_json({"input": text, **hand.as_dict()}))
         else:
             extra = "" if hand.qualifies else "  (does not qualify)"
             out.write(f"{' '.join(hand.cards)}  {hand.category}  {hand.describe()}{extra}\n")
@@ -191,17 +167,14 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     ruleset = load(args.ruleset)
     if args.source is None:
         if not args.hands:
-            sys.stderr.write("pokerrules showdown: give at least one hand, or --from FILE\n")
-            return EXIT_USAGE
+            raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
         result = showdown(ruleset, args.hands, _one_board_or_all(args.board), args.pot)
         if args.json:
-            out.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
+            out.write(json_document(result.as_dict()))
         else:
             out.write(_showdown_text(result))
         return EXIT_OK
-    stream = stdin if args.source == "-" else open(args.source, encoding="utf-8")  # noqa: SIM115
-    with stream:
-        lines = [(number, line.strip()) for number, line in enumerate(stream, start=1) if line.strip() and not line.lstrip().startswith("#")]
+    lines = _showdown_lines(args.source, stdin)
     results = []
     for number, line in lines:
         try:
@@ -218,26 +191,36 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
         return EXIT_OK
     for result in results:
         if args.json:
-            out.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
+            out.write(json_line(result.as_dict()))  # one showdown per input line: JSON Lines
         else:
             out.write(_showdown_text(result) + "\n")
     return EXIT_OK
 
 
-def _summary(results: Sequence[object], as_json: bool, with_pot: bool) -> str:
-    """``--summary``: outright wins per seat, split pots, and chips won per seat."""
-    from .showdown import ShowdownResult
+def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
+    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read)."""
+    try:
+        stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        with stream:
+            numbered = [(number, line.strip()) for number, line in enumerate(stream, start=1)]
+    except (OSError, UnicodeDecodeError) as problem:
+        reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
+        where = "<stdin>" if source == "-" else source
+        raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
+    return [(number, line) for number, line in numbered if line and not line.startswith("#")]
 
-    assert all(isinstance(r, ShowdownResult) for r in results)
-    seats = max((len(r.players) for r in results), default=0)  # type: ignore[attr-defined]
-    wins = [sum(1 for r in results if r.winners == [seat]) for seat in range(seats)]  # type: ignore[attr-defined]
-    ties = sum(1 for r in results if len(r.winners) > 1)  # type: ignore[attr-defined]
-    chips = [sum(r.shares[seat] for r in results if seat < len(r.shares)) for seat in range(seats)]  # type: ignore[attr-defined]
+
+def _summary(results: Sequence[ShowdownResult], as_json: bool, with_pot: bool) -> str:
+    """``--summary``: outright wins per seat, split pots, and chips won per seat."""
+    seats = max((len(r.players) for r in results), default=0)
+    wins = [sum(1 for r in results if r.winners == [seat]) for seat in range(seats)]
+    ties = sum(1 for r in results if len(r.winners) > 1)
+    chips = [sum(r.shares[seat] for r in results if seat < len(r.shares)) for seat in range(seats)]
     if as_json:
         data: dict[str, object] = {"showdowns": len(results), "wins": wins, "ties": ties}
         if with_pot:
             data["chips"] = chips
-        return json.dumps(data) + "\n"
+        return json_document(data)
     lines = [f"player {seat} wins {count}" + (f" ({chips[seat - 1]} chips)" if with_pot else "") for seat, count in enumerate(wins, start=1)]
     lines.append(f"ties {ties}")
     return "\n".join(lines) + "\n"
@@ -288,18 +271,57 @@ def _showdown_text(result: object) -> str:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    """``pokerrules check``: lint ruleset files and report every diagnostic."""
-    from .check import check_paths, render
+    """``pokerrules check``: lint ruleset files and report every diagnostic.
+
+    Every path that can be read is checked; one that cannot is a Y101
+    diagnostic like any other problem (exit 1). The text report ends with how
+    many files were checked and what was found.
+    """
+    from .check import render
 
     report_format = "json" if args.json else args.format
-    diagnostics, usage_problem = check_paths(args.paths)
-    if usage_problem:
-        sys.stderr.write(f"pokerrules check: {usage_problem}\n")
-        return EXIT_USAGE
+    diagnostics, checked = check_every_path(args.paths)
     out.write(render(diagnostics, report_format))
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]
+    if report_format == "text":
+        out.write(check_summary(checked, len(errors), len(warnings)) + "\n")
     return EXIT_PROBLEM if errors or (args.strict and warnings) else EXIT_OK
+
+
+def check_every_path(paths: Sequence[str]) -> tuple[list[Diagnostic], int]:
+    """The diagnostics of every ruleset file under ``paths`` and how many files were checked.
+
+    A path that is neither a file nor a folder gives a Y101 diagnostic (first,
+    in the order given) and the other paths are checked all the same.
+    """
+    from .check import check_paths, find_files
+
+    unreadable: list[Diagnostic] = []
+    files: dict[str, None] = {}
+    for text in paths:
+        found, problem = find_files([text])
+        if problem:
+            reason = "not a regular file or directory" if os.path.lexists(text) else "no such file or directory"
+            unreadable.append(Diagnostic("Y101", f"cannot read {text}: {reason}", text, hint="check the path"))
+        files.update(dict.fromkeys(os.path.normpath(path) for path in found))
+    diagnostics, _ = check_paths(list(files)) if files else ([], None)
+    return unreadable + diagnostics, len(files)
+
+
+def check_summary(files: int, errors: int, warnings: int) -> str:
+    """The last line of a text ``check`` report.
+
+    >>> check_summary(47, 0, 0)
+    'checked 47 files: no problems'
+    >>> check_summary(1, 2, 1)
+    'checked 1 file: 2 errors, 1 warning'
+    """
+    def counted(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    found = [counted(n, word) for n, word in ((errors, "error"), (warnings, "warning")) if n]
+    return f"checked {counted(files, 'file')}: {', '.join(found) or 'no problems'}"
 
 
 def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
@@ -335,19 +357,52 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 }
 
 
+def _wants_json(argv: Sequence[str], args: argparse.Namespace | None) -> bool:
+    """Whether errors should be JSON: ``--json`` (or ``check --format json``) was asked for."""
+    if args is not None:
+        return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json"
+    return "--json" in argv
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader of stdout has gone (``| head -1``): stop quietly with the status SIGPIPE gives.
+
+    stdout is pointed at the null device so that the interpreter's final
+    flush cannot raise again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stdout without a file descriptor (tests)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    0 success, 1 a problem with the input, 2 bad usage, 130 interrupted,
+    141 stdout closed early (as a process killed by SIGPIPE).
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | None = None
     try:
         args = parse_args(argv)
-    except SystemExit as stop:  # argparse has printed usage (or --help)
+        code = COMMANDS[args.command](args, sys.stdout)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except SystemExit as stop:  # --help and --version
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
-    try:
-        return COMMANDS[args.command](args, sys.stdout)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except UsageError as problem:
+        sys.stderr.write(render_usage(problem, _wants_json(argv, args)))
+        return EXIT_USAGE
     except PokerRulesError as problem:
-        sys.stderr.write(f"{problem}\n")
+        sys.stderr.write(render_error(problem, _wants_json(argv, args)))
         return EXIT_PROBLEM
     except (OSError, UnicodeDecodeError) as problem:
-        sys.stderr.write(f"pokerrules: {problem}\n")
+        sys.stderr.write(render_os_error(problem, _wants_json(argv, args)))
         return EXIT_PROBLEM
     except KeyboardInterrupt:
         return 130

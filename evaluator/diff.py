@@ -207,7 +207,7 @@ class Diff:
         return _summary(self)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready data for ``diff --json`` (see ``docs/diff.schema.json``)."""
+        """JSON-ready data for ``diff --json`` (see ``docs/json/diff.schema.json``)."""
         return _as_dict(self)
 
 
@@ -927,14 +927,14 @@ def write_atomically(path: str | Path, text: str) -> None:
 
 def command(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules diff A B``: build the comparison, then write text or JSON (and the HTML file)."""
+    from .cli_output import UsageError
     from .ruleset import load
 
     a, b = load(args.ruleset_a), load(args.ruleset_b)
     samples = args.samples if args.samples is not None else DEFAULT_SAMPLES
     problem = usage_problem(a, b, args.cards, samples)
     if problem:
-        sys.stderr.write(f"pokerrules diff: {problem}\n")
-        return EXIT_USAGE
+        raise UsageError(f"pokerrules diff: {problem}")
     seed = args.seed if args.seed is not None else DEFAULT_SEED
     diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr)
     text = json.dumps(diff.as_dict(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(diff)

@@ -259,7 +259,7 @@ class ShowdownResult:
                 hands.append(entry)
             players.append(
                 {
-                    "seat": seat + 1,
+                    "seat": seat,
                     "hole": [str(card) for card in cards],
                     "share": str(self.fractions[seat]),
                     "chips": self.shares[seat] if self.shares else None,
@@ -277,7 +277,7 @@ class ShowdownResult:
                 {
                     "name": half.name,
                     "ruleset": half.ruleset,
-                    "board": half.board + 1,
+                    "board": half.board,
                     "winners": half.winners,
                     "share": str(half.share),
                     "chips": half.chips,

@@ -5,7 +5,7 @@ exactly by enumerating hand classes with their multiplicities. This module only
 turns a :class:`~evaluator.counting.Counting` into a :class:`StatsTable` -- one
 row per category, highest first, with count, probability, odds ("1 in X") and the
 number of distinct hand values -- and renders it as text, CSV or JSON (the JSON
-is described by ``docs/stats.schema.json``).
+is described by ``docs/json/stats.schema.json``).
 
 The table also carries notes. The main one is the **rarity check**: poker ranks
 its categories by rarity, so a category ranked above a rarer one is worth a
@@ -130,7 +130,7 @@ class StatsTable:
         raise KeyError(category)
 
     def as_dict(self) -> dict[str, Any]:
-        """The table as JSON-ready data (see ``docs/stats.schema.json``)."""
+        """The table as JSON-ready data (see ``docs/json/stats.schema.json``)."""
         return {
             "ruleset": self.ruleset,
             "title": self.title,
@@ -336,7 +336,7 @@ def render_csv(table: StatsTable) -> str:
 
 
 def render_json(table: StatsTable) -> str:
-    """The table as JSON (``docs/stats.schema.json``)."""
+    """The table as JSON (``docs/json/stats.schema.json``)."""
     return json.dumps(table.as_dict(), indent=2) + "\n"
 
 
@@ -395,16 +395,17 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         out: where the table is written (nothing is written on failure).
 
     Returns:
-        The exit code: 0, or 2 when both --json and --csv are given.
+        The exit code: 0.
 
     Raises:
+        UsageError: both --json and --csv are given (the CLI prints it, exit 2).
         PokerRulesError: a broken ruleset or a bad --cards (the CLI prints it, exit 1).
     """
+    from .cli_output import UsageError
     from .ruleset import load
 
     if getattr(args, "json", False) and getattr(args, "csv", False):
-        sys.stderr.write("pokerrules stats: choose one of --json and --csv\n")
-        return EXIT_USAGE
+        raise UsageError("pokerrules stats: choose one of --json and --csv")
     ruleset = load(args.ruleset)
     cards = getattr(args, "cards", None)
     bar = ProgressBar(f"counting {ruleset.name}, {cards or default_cards(ruleset)} cards")

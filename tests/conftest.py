@@ -19,7 +19,6 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
-
 from refdata import MISSING_DATA_PREFIX, SHARED_DATA_ENV, data_required, missing_data_reason, shared_data_dir
 
 __all__ = ["shared_data_dir", "shared_data"]
@@ -60,4 +59,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         reason = _skip_reason(report)
         if MISSING_DATA_PREFIX in reason:
             report.outcome = "failed"
-            report.longrepr = f"{reason}\n(a reference-data test may not skip when $CI or $POKERRULES_REQUIRE_DATA is set)"
+            report.longrepr = (
+                f"{reason}\n(a reference-data test may not skip when $CI or $POKERRULES_REQUIRE_DATA is set)"
+            )

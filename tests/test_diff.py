@@ -23,7 +23,7 @@ from evaluator.cli import main
 from evaluator.diff import common_deck, flipped_pairs, heads_up_deals, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = json.loads((ROOT / "docs" / "diff.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
 CHROMIUM = Path("/usr/bin/chromium")
 FEW = ["--samples", "400"]  # enough to exercise sampling, cheap enough for every run
 
@@ -36,7 +36,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def diff_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    """``diff --json`` output, validated against docs/diff.schema.json."""
+    """``diff --json`` output, validated against docs/json/diff.schema.json."""
     code, out, _ = run(capsys, "diff", *argv, "--json")
     assert code == 0
     data = json.loads(out)

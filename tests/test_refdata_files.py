@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from refdata import REQUIRE_DATA_ENVS, SHARED_DATA_ENV, default_shared_data_dir
 
 DATA = default_shared_data_dir()
@@ -56,11 +55,18 @@ def _pytest(env_changes: dict[str, str | None], *args: str) -> subprocess.Comple
             env[name] = value
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-rs", "-p", "no:cacheprovider", *args],
-        capture_output=True, text=True, cwd=TESTS.parent, env=env, check=False,
+        capture_output=True,
+        text=True,
+        cwd=TESTS.parent,
+        env=env,
+        check=False,
     )
 
 
-TARGETS = ("tests/test_reference_data.py::test_uva_10315_sample", "tests/test_reference_data.py::test_exercism_case_count")
+TARGETS = (
+    "tests/test_reference_data.py::test_uva_10315_sample",
+    "tests/test_reference_data.py::test_exercism_case_count",
+)
 
 
 @pytest.mark.parametrize("variable", REQUIRE_DATA_ENVS)

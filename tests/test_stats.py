@@ -3,7 +3,7 @@
 The CLI runs in-process (``evaluator.cli.main``) with pytest's capsys. Expected
 numbers come from ``tests/data/tables`` (see test_counting.py for the names
 mapping) or from the issues; JSON output is validated against
-``docs/stats.schema.json``.
+``docs/json/stats.schema.json``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import evaluator
 from evaluator.cli import main
 from evaluator.stats import ProgressBar, StatsRow, default_cards, format_odds, stats_table
 
-SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "stats.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "json" / "stats.schema.json"
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,9 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations_with_replacement
 from math import comb
 from pathlib import Path
@@ -109,9 +110,10 @@ def _walk(top: Path) -> list[Path]:
 
 def check_file(path: Path) -> list[Diagnostic]:
     """Every diagnostic of one ruleset file, sorted by position."""
-    from .errors import SchemaError
+    from .examples import run_examples
     from .load import load_document
-    from .ruleset import build_ruleset
+    from .partial import doubts_of, readable_part
+    from .ruleset import build_readable
 
     source = str(path)
     try:
@@ -121,14 +123,30 @@ def check_file(path: Path) -> list[Diagnostic]:
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
         return [_internal_error(bug, source)]
     try:
-        ruleset = build_ruleset(document, path)
-    except SchemaError as problem:
-        return _sorted(problem.diagnostics, document)
+        readable = readable_part(document)
+        if readable.document is None:
+            return _sorted(readable.diagnostics, document)
+        ruleset, builder = build_readable(readable.document, path, readable.removed)
     except PokerRulesError as problem:
         return _sorted(problem.diagnostics, document)
     except Exception as bug:  # noqa: BLE001
         return [_internal_error(bug, source)]
-    return _sorted(lint(ruleset, source), document)
+    found = readable.diagnostics + builder.problems
+    doubts = doubts_of(readable.removed, builder.located, builder.broken)
+    if not doubts.any and not builder.problems:
+        return _sorted(found + lint(ruleset, source), document)
+    # Coverage and reachability need the whole ruleset; the examples that do
+    # not depend on a broken part can still be judged.
+    if not doubts.everything:
+        found += _run_stage(partial(run_examples, ruleset, doubts.trusts), source)
+    return _sorted(found, document)
+
+
+def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagnostic]:
+    try:
+        return stage()
+    except Exception as bug:  # noqa: BLE001 - report it and go on
+        return [_internal_error(bug, source)]
 
 
 def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:

@@ -322,6 +322,10 @@ class _Builder:
         """True when the value at ``path``, or one holding it, was removed."""
         return any(path[:n] in self.removed for n in range(len(path) + 1))
 
+    def touched(self, path: tuple[Any, ...]) -> bool:
+        """True when the value at ``path`` was removed, or a part of it was."""
+        return self.was_removed(path) or any(removed[: len(path)] == path for removed in self.removed)
+
     def add(self, found: Sequence[Diagnostic], path: tuple[Any, ...]) -> None:
         """Keep ``found`` (problems of the value at ``path``) except checks that could not be made."""
         for diagnostic in found:
@@ -436,7 +440,14 @@ def _build(builder: _Builder, path: Path | None) -> Ruleset:
     known_order = tuple(name for name in order if name in definitions or name in unread)
     base_context = PatternContext(rank_symbols, suits, hand_size, ace_low_in_runs, known_order, allow_categories=False)
     category_context = base_context
-    names_context = PatternContext(rank_symbols, suits, hand_size, ace_low_in_runs, known_order, allow_categories=True)
+    names = known_order
+    if builder.broken - unread or builder.touched(("order",)):
+        # A name misspelt in (or removed from) order leaves its category out of order:
+        # a qualifier or beats: naming it is not blamed for that, but its meaning is unsure.
+        names += tuple(sorted(set(definitions) - set(order)))
+        if names != known_order and (data.get("qualifier") or data.get("beats") or (data.get("wild") or {}).get("plays_as")):
+            builder.located.append(("", ("order",)))
+    names_context = PatternContext(rank_symbols, suits, hand_size, ace_low_in_runs, names, allow_categories=True)
 
     categories: list[Category] = []
     for index, name in enumerate(known_order):
@@ -460,7 +471,7 @@ def _build(builder: _Builder, path: Path | None) -> Ruleset:
     wild = _build_wild(builder, data.get("wild") or {}, deck_ranks, suits, jokers, names_context)
     suit_spec = data.get("suits") or {}
     suit_order = tuple(suit_spec.get("order") or suits)
-    if sorted(suit_order) != sorted(suits):
+    if sorted(suit_order) != sorted(suits) and not builder.touched(("suits", "order")):
         builder.report("R108", f"suits.order ({' '.join(suit_order)}) must list each deck suit once ({' '.join(suits)})", ("suits", "order"))
     tiebreak = suit_spec.get("tiebreak", "none")
 

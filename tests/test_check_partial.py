@@ -188,13 +188,6 @@ def test_a_root_that_is_unreadable_stops_after_the_schema(tmp_path: Path) -> Non
     assert [d.code for d in check_file(path)] == ["S105"]
 
 
-def test_check_of_the_whole_catalogue_is_unchanged() -> None:
-    from evaluator.resources import rulesets_dir
-
-    for path in sorted(rulesets_dir().glob("*.yaml")):
-        assert check_file(path) == [], path.name
-
-
 # --------------------------------------------------------------------------- templates
 
 
@@ -234,3 +227,74 @@ def test_the_templates_of_the_catalogue_render_without_placeholders() -> None:
             text = rs.evaluate(cards).describe()
             assert "{" not in text and " no " not in f" {text} ", (name, cards, text)
     assert isinstance(rs.evaluate("9d Td Jd Qd Kd"), Hand)
+
+
+# --------------------------------------------------------------------------- no cascades
+
+
+def _paths(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+@pytest.mark.parametrize("name", ["standard", "italian", "jacks-or-better"])
+def test_a_broken_value_anywhere_reports_only_its_schema_errors(tmp_path: Path, name: str) -> None:
+    """Every value of a clean catalogue file, in turn, replaced by a mapping the schema rejects there:
+    check reports the schema's errors and nothing that only follows from them."""
+    import copy
+
+    import yaml
+
+    from evaluator.resources import rulesets_dir
+
+    data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+    checked = 0
+    for path in _paths(data)[1:]:
+        if path[0] == "extends":
+            continue  # read while loading (Y111): nothing after it can be checked
+        if path[0] == "categories" and len(path) <= 2:
+            continue  # replacing a whole category really leaves it undefined
+        if path[0] == "examples" and len(path) >= 2 and path[1] != 0:
+            continue  # one example stands for all (each costs a full check)
+        broken = copy.deepcopy(data)
+        parent = broken
+        for part in path[:-1]:
+            parent = parent[part]
+        parent[path[-1]] = {"bad": [1]}
+        file = write(tmp_path, f"{name}-{checked}.yaml", yaml.safe_dump(broken, sort_keys=False))
+        found = check_file(file)
+        assert found, path
+        assert all(d.code.startswith("S") for d in found), (path, [str(d) for d in found])
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name", ["standard", "italian", "jacks-or-better", "deuces-wild"])
+def test_a_broken_category_or_order_name_reports_only_itself(tmp_path: Path, name: str) -> None:
+    """Each category of a clean catalogue file in turn: its pattern broken gives one P101, its
+    name misspelt in order one R101 -- no example, qualifier or beats: error that follows from it."""
+    import copy
+
+    import yaml
+
+    from evaluator.resources import rulesets_dir
+
+    data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+    ruleset = evaluator.load(name)
+    for index, category in enumerate(ruleset.category_names):
+        broken = copy.deepcopy(data)
+        spec = dict((broken.setdefault("categories", {}) or {}).get(category) or {})
+        broken["categories"][category] = {**spec, "pattern": "XX &"}
+        file = write(tmp_path, f"{category}-pattern.yaml", yaml.safe_dump(broken, sort_keys=False))
+        assert [d.code for d in check_file(file)] == ["P101"], category
+        misspelt = copy.deepcopy(data)
+        misspelt["order"] = [*ruleset.category_names]
+        misspelt["order"][index] = category + "_s"
+        file = write(tmp_path, f"{category}-order.yaml", yaml.safe_dump(misspelt, sort_keys=False))
+        assert [d.code for d in check_file(file)] == ["R101"], category

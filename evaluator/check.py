@@ -1,13 +1,18 @@
 """The linter behind ``pokerrules check``: collect every diagnostic, then report.
 
 Each file is checked on its own (a broken file never stops the others), in
-stages that each need the one before:
+stages:
 
-1. **load** -- safe YAML, limits, ``extends:`` (``Y1xx``);
-2. **schema and build** -- the JSON Schema (``S1xx``), then the ruleset's
-   meaning: patterns, order, deck, wild cards (``P1xx``, ``P2xx``, ``R1xx``,
-   ``G1xx``); every problem of a stage is reported, not just the first;
-3. **lint** -- on a built ruleset: categories this file defines, leaves
+1. **load** -- safe YAML, limits, ``extends:`` (``Y1xx``); a file that cannot
+   be read stops here;
+2. **schema and build** -- the JSON Schema (``S1xx``); the values it rejects
+   are taken out (:mod:`evaluator.partial`) and the rest is built: patterns,
+   order, deck, wild cards, ``describe:`` templates (``P1xx``, ``P2xx``,
+   ``R1xx``, ``G1xx``, ``T1xx``). Every problem is reported, not just the
+   first, and none that only follows from a value taken out. When the file
+   has problems, the examples that do not depend on a broken part are run
+   (``E1xx``) and the checks below wait for the whole file;
+3. **lint** -- on a ruleset built without problems: categories this file defines, leaves
    out of ``order``, and that real hands match (``W101``; a definition no
    hand here can match is kept for the rulesets that extend this one),
    **coverage** -- a possible hand that matches no category

@@ -72,8 +72,7 @@ class Explanation:
     def verdict(self) -> str:
         """The last line: who wins, and by which step."""
         if self.winner is None:
-            reason = "neither hand qualifies" if self.decided_by == "qualifier" else "nothing tells the hands apart"
-            return f"tie: {reason}"
+            return "the hands tie: neither can win" if self.decided_by == "qualifier" else "the hands tie"
         return f"{SIDES[self.winner]} wins (decided by: {self.decided_by})"
 
     def text(self) -> str:
@@ -181,7 +180,7 @@ class _Explainer:
             if decided is not None:
                 winner, kind = decided
                 return Explanation(winner, kind, self.steps, self.hands)
-        self.steps.append(Step("tie", "tie: every step compared equal", True))
+        self.steps.append(Step("tie", "tie: every step compared equal, nothing else is compared", True))
         return Explanation(None, "tie", self.steps, self.hands)
 
     # --- helpers ---------------------------------------------------------------------

@@ -1,13 +1,18 @@
 """The linter behind ``pokerrules check``: collect every diagnostic, then report.
 
 Each file is checked on its own (a broken file never stops the others), in
-stages that each need the one before:
+stages:
 
-1. **load** -- safe YAML, limits, ``extends:`` (``Y1xx``);
-2. **schema and build** -- the JSON Schema (``S1xx``), then the ruleset's
-   meaning: patterns, order, deck, wild cards (``P1xx``, ``P2xx``, ``R1xx``,
-   ``G1xx``); every problem of a stage is reported, not just the first;
-3. **lint** -- on a built ruleset: categories this file defines, leaves
+1. **load** -- safe YAML, limits, ``extends:`` (``Y1xx``); a file that cannot
+   be read stops here;
+2. **schema and build** -- the JSON Schema (``S1xx``); the values it rejects
+   are taken out (:mod:`evaluator.partial`) and the rest is built: patterns,
+   order, deck, wild cards, ``describe:`` templates (``P1xx``, ``P2xx``,
+   ``R1xx``, ``G1xx``, ``T1xx``). Every problem is reported, not just the
+   first, and none that only follows from a value taken out. When the file
+   has problems, the examples that do not depend on a broken part are run
+   (``E1xx``) and the checks below wait for the whole file;
+3. **lint** -- on a ruleset built without problems: categories this file defines, leaves
    out of ``order``, and that real hands match (``W101``; a definition no
    hand here can match is kept for the rulesets that extend this one),
    **coverage** -- a possible hand that matches no category
@@ -37,8 +42,9 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations_with_replacement
 from math import comb
 from pathlib import Path
@@ -109,9 +115,10 @@ def _walk(top: Path) -> list[Path]:
 
 def check_file(path: Path) -> list[Diagnostic]:
     """Every diagnostic of one ruleset file, sorted by position."""
-    from .errors import SchemaError
+    from .examples import run_examples
     from .load import load_document
-    from .ruleset import build_ruleset
+    from .partial import doubts_of, readable_part
+    from .ruleset import build_readable
 
     source = str(path)
     try:
@@ -121,14 +128,30 @@ def check_file(path: Path) -> list[Diagnostic]:
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
         return [_internal_error(bug, source)]
     try:
-        ruleset = build_ruleset(document, path)
-    except SchemaError as problem:
-        return _sorted(problem.diagnostics, document)
+        readable = readable_part(document)
+        if readable.document is None:
+            return _sorted(readable.diagnostics, document)
+        ruleset, builder = build_readable(readable.document, path, readable.removed)
     except PokerRulesError as problem:
         return _sorted(problem.diagnostics, document)
     except Exception as bug:  # noqa: BLE001
         return [_internal_error(bug, source)]
-    return _sorted(lint(ruleset, source), document)
+    found = readable.diagnostics + builder.problems
+    doubts = doubts_of(readable.removed, builder.located, builder.broken)
+    if not doubts.any and not builder.problems:
+        return _sorted(found + lint(ruleset, source), document)
+    # Coverage and reachability need the whole ruleset; the examples that do
+    # not depend on a broken part can still be judged.
+    if not doubts.everything:
+        found += _run_stage(partial(run_examples, ruleset, doubts.trusts), source)
+    return _sorted(found, document)
+
+
+def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagnostic]:
+    try:
+        return stage()
+    except Exception as bug:  # noqa: BLE001 - report it and go on
+        return [_internal_error(bug, source)]
 
 
 def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:

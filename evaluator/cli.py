@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from . import cli_args
+from . import cli_args, cli_compare
 from .cards import tokenize
 from .cli_output import (
     EXIT_BROKEN_PIPE,
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.add_stats(commands)
     cli_args.add_diff(commands)
     cli_args.add_schema(commands)
+    cli_compare.add_parser(commands)
     return parser
 
 
@@ -354,6 +355,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "stats": cmd_stats,
     "diff": cmd_diff,
     "schema": cmd_schema,
+    "compare": cli_compare.run,
 }
 
 

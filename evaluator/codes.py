@@ -9,7 +9,8 @@ and ``docs/codes.md`` is generated from this table::
 
 Ranges: ``C1xx`` cards, ``Y1xx`` YAML and loading, ``S1xx`` schema, ``P1xx``
 pattern syntax, ``P2xx`` pattern semantics, ``R1xx`` ruleset semantics,
-``E1xx`` examples, ``W1xx`` lint warnings, ``G1xx`` games and showdowns.
+``E1xx`` examples, ``W1xx`` lint warnings, ``G1xx`` games and showdowns,
+``T1xx`` description templates.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ RANGES: dict[str, str] = {
     "E": "Examples",
     "W": "Lint warnings",
     "G": "Games and showdowns",
+    "T": "Description templates (describe:)",
 }
 
 CODES: dict[str, str] = {
@@ -108,6 +110,12 @@ CODES: dict[str, str] = {
     "G106": "a board has the wrong number of cards for the game",
     "G107": "the pot is not a whole number of chips, 0 or more",
     "G108": "the wrong number of boards for the game",
+    # description templates
+    "T101": "an unknown field in a describe: template (e.g. {bogus})",
+    "T102": "an unknown filter in a describe: template (e.g. {X:plurl})",
+    "T103": "a describe: template uses a variable that no shape of the category's pattern binds",
+    "T104": "a brace in a describe: template that does not open or close a field",
+    "T105": "a filter on a describe: field that is not a rank (e.g. {cards:plural})",
 }
 
 

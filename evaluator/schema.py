@@ -239,11 +239,32 @@ def _diagnose(err: ValidationError, doc: Document) -> list[Diagnostic]:
 # --------------------------------------------------------------------------- public
 
 
+def _unreadable(err: ValidationError) -> list[tuple[Any, ...]]:
+    """The paths of the values an error makes unreadable: the unknown keys themselves,
+    a badly named key, else the value the error is about (a mapping missing a key)."""
+    path = tuple(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {})
+        patterns = list(err.schema.get("patternProperties", {}))
+        return [
+            (*path, key) for key in err.instance
+            if key not in allowed and not (isinstance(key, str) and any(re.search(p, key) for p in patterns))
+        ]
+    if _is_key_error(err):
+        return [(*path, err.instance)]
+    return [path]
+
+
+def findings(doc: Document) -> list[tuple[list[Diagnostic], list[tuple[Any, ...]]]]:
+    """Each schema violation of ``doc``: its diagnostics and the paths of the values it makes unreadable."""
+    return [(_diagnose(err, doc), _unreadable(err)) for err in _validator().iter_errors(doc.data)]
+
+
 def validate(doc: Document) -> list[Diagnostic]:
     """Every schema violation in ``doc``, positioned and sorted; ``[]`` when it is valid."""
     found: dict[Diagnostic, None] = {}  # ordered and deduplicated
-    for err in _validator().iter_errors(doc.data):
-        found.update(dict.fromkeys(_diagnose(err, doc)))
+    for diagnostics, _ in findings(doc):
+        found.update(dict.fromkeys(diagnostics))
     order = {source: rank for rank, source in enumerate(doc.sources)}
     return sorted(found, key=lambda d: (order.get(d.source, len(order)), d.source, d.line, d.col, d.code))
 

@@ -336,3 +336,11 @@ def test_a_pipe_read_to_the_end_exits_0(tmp_path: Path) -> None:
         check=False,
     )
     assert (done.returncode, done.stderr) == (0, "") and len(done.stdout.splitlines()) == 50
+
+
+def test_compare_json_is_one_document_matching_its_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", "deuces-wild", "2s 2h Ah Kh 9c", "As Ad Ac 4d 4c", "--json")
+    data = document(out)
+    validate("compare", data)
+    assert code == 0 and data["winner"] == 1 and data["decided_by"] == "category"
+    assert [step["step"] for step in data["steps"]] == ["wilds", "category"]

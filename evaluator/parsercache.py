@@ -24,9 +24,11 @@ from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
 from . import diskcache
-from .resources import user_cache_dir
+from .resources import grammar_dir, user_cache_dir
 
 MAGIC = b"PRPARSER"
+PATTERN_GRAMMAR = "pattern.lark"
+PATTERN_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True}
 #: Bumped whenever the encoding below changes.
 FORMAT_VERSION = 1
 
@@ -96,6 +98,11 @@ def from_json(blob: bytes) -> Lark:
     return Lark.load(state)  # a dict is taken as data as it is: no pickle
 
 
+def cache_name(grammar: Path, text: str, options: dict[str, Any]) -> str:
+    """The cache file name of a grammar's parser (it changes with what decides it)."""
+    return f"{grammar.stem}-{grammar_hash(text, options)[:20]}.parser"
+
+
 def load_parser(grammar: Path, **options: Any) -> Lark:
     """The LALR parser of the grammar file ``grammar``, from the cache when a good
     copy is there, else built and cached.
@@ -105,9 +112,8 @@ def load_parser(grammar: Path, **options: Any) -> Lark:
     'shape'
     """
     text = grammar.read_text(encoding="utf-8")
-    digest = grammar_hash(text, options)
-    name = f"{grammar.stem}-{digest[:20]}.parser"
-    expect = {"format": FORMAT_VERSION, "grammar": digest}
+    name = cache_name(grammar, text, options)
+    expect = {"format": FORMAT_VERSION, "grammar": grammar_hash(text, options)}
     folder_path = user_cache_dir()
     with diskcache.open_folder(folder_path, create=False) as folder:
         blob = folder.read(name, MAGIC, expect) if folder is not None else None
@@ -123,3 +129,14 @@ def load_parser(grammar: Path, **options: Any) -> Lark:
             if folder is not None:
                 folder.write(name, MAGIC, expect, payload)
     return parser
+
+
+def pattern_parser() -> Lark:
+    """The parser of the pattern language (``grammar/pattern.lark``)."""
+    return load_parser(grammar_dir() / PATTERN_GRAMMAR, **PATTERN_OPTIONS)
+
+
+def pattern_cache_name() -> str:
+    """The cache file name :func:`pattern_parser` reads and writes."""
+    grammar = grammar_dir() / PATTERN_GRAMMAR
+    return cache_name(grammar, grammar.read_text(encoding="utf-8"), PATTERN_OPTIONS)

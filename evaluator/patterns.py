@@ -25,8 +25,7 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from .cards import rank_token
 from .errors import Diagnostic, PatternError, caret
-from .parsercache import load_parser
-from .resources import grammar_dir
+from .parsercache import pattern_parser
 
 MAX_PATTERN_LENGTH = 500
 
@@ -137,7 +136,7 @@ _FRIENDLY_TOKENS = {
 def _parser() -> Lark:
     # Building the LALR tables costs more than everything else at start-up, so
     # the built parser is cached as signed JSON (never Lark's pickle cache).
-    return load_parser(grammar_dir() / "pattern.lark", parser="lalr", propagate_positions=True)
+    return pattern_parser()
 
 
 @dataclass(frozen=True, slots=True)

@@ -242,27 +242,50 @@ def test_a_valid_file_of_another_owner_is_not_read(folder: Path) -> None:
 # --- 3. special files in place of cache files ----------------------------------------------------
 
 
+def _real_header(path: Path) -> dict[str, object]:
+    """The header of the good cache file at ``path`` (so a fake passes every check
+    that comes before reading the payload)."""
+    blob = path.read_bytes()
+    length = int.from_bytes(blob[8:12], "little")
+    header: dict[str, object] = json.loads(blob[12 : 12 + length])
+    return header
+
+
 def _fifo(path: Path) -> None:
+    path.unlink()
     os.mkfifo(path, 0o600)
 
 
 def _dev_zero(path: Path) -> None:
+    path.unlink()
     path.symlink_to("/dev/zero")
 
 
 def _sparse(path: Path) -> None:
+    magic = path.read_bytes()[:8]
+    header = _real_header(path)
+    header["length"] = 0
+    size = 2 * 1024**3
+    for _ in range(2):  # the length changes the header's own length: settle it
+        text = json.dumps(header).encode()
+        header["length"] = size - 12 - len(text)
+    text = json.dumps(header).encode()
+    assert 12 + len(text) + int(header["length"]) == size  # type: ignore[call-overload]
     with path.open("wb") as handle:
-        handle.write(MAGIC + (20).to_bytes(4, "little") + b'{"length":2147483628}')
-        handle.truncate(2 * 1024**3)
+        handle.write(magic + len(text).to_bytes(4, "little") + text)
+        handle.truncate(size)  # a sparse file: 2 GB that take no disk
 
 
 def _huge_header(path: Path) -> None:
-    path.write_bytes(MAGIC + (0xFFFFFFF0).to_bytes(4, "little") + b"{")
+    path.write_bytes(path.read_bytes()[:8] + (0xFFFFFFF0).to_bytes(4, "little") + b"{")
 
 
 def _short_payload(path: Path) -> None:
-    header = b'{"length":1000000}'
-    path.write_bytes(MAGIC + len(header).to_bytes(4, "little") + header + b"x" * 10)
+    magic = path.read_bytes()[:8]
+    header = _real_header(path)
+    header["length"] = 1_000_000
+    text = json.dumps(header).encode()
+    path.write_bytes(magic + len(text).to_bytes(4, "little") + text + b"x" * 10)
 
 
 SPECIAL = {
@@ -276,6 +299,8 @@ SPECIAL = {
 
 @pytest.mark.parametrize("make", list(SPECIAL))
 def test_a_special_file_in_place_of_a_cache_file(folder: Path, make: str) -> None:
+    eval_royal(folder)
+    assert table_answer(folder).stdout.split()[2] == "False"  # built and cached
     parser_file = folder / pattern_cache_name()
     table_file = folder / cache_path(load("short-deck")).name
     for path in (parser_file, table_file):
@@ -286,6 +311,18 @@ def test_a_special_file_in_place_of_a_cache_file(folder: Path, make: str) -> Non
         info = path.lstat()
         assert stat.S_ISREG(info.st_mode) and info.st_size < 10 * 1024**2  # replaced by a real cache file
     assert table_answer(folder).stdout.split()[2] == "True"  # and that one is used
+
+
+def test_a_symlink_to_a_good_cache_file_is_not_followed(folder: Path, tmp_path: Path) -> None:
+    rs = load("twenty-card")
+    load_tables(rs)
+    path = cache_path(rs)
+    elsewhere = tmp_path / "elsewhere.tables"
+    path.rename(elsewhere)  # a valid, signed file, but outside the folder
+    path.symlink_to(elsewhere)
+    assert read_cache(rs, path) is None
+    os.link(elsewhere, path.with_name("hardlinked.tables"))  # the same file under its own name is fine
+    assert read_cache(rs, path.with_name("hardlinked.tables")) is not None
 
 
 # --- 4. a folder that is not ours is not used ------------------------------------------------------

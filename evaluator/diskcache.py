@@ -35,6 +35,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -49,17 +50,26 @@ SIZE_ENV = "POKERRULES_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 256
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
-#: Suffixes of the files this cache writes (the only ones it prunes).
+#: The magic strings of the files this cache writes: only such files are pruned.
+MAGICS = (b"PRTABLES", b"PRPARSER")
+#: Suffixes of the files this cache writes.
 CACHE_SUFFIXES = (".tables", ".parser")
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
-LEGACY_SUFFIXES = (".lark-cache",)
+LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"
+#: Temporary files as this module names them (``NAME.<16 hex digits>.tmp``): the
+#: only ones it removes, so that a folder shared with other files loses none of theirs.
+_OUR_TEMP = re.compile(r"(?:.+(?:\.tables|\.parser)|" + re.escape(KEY_NAME) + r")\.[0-9a-f]{16}\.tmp")
 #: A temporary file untouched for this long belongs to a process that died.
 STALE_SECONDS = 600
 HEADER_MAX = 64 * 1024
 _PREFIX = 12  # magic (8) + header length (4)
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+#: Without these (Windows) the checks cannot be made: the cache is not used at all.
+SUPPORTED = bool(_NOFOLLOW) and hasattr(os, "geteuid") and {os.open, os.stat, os.unlink} <= os.supports_dir_fd
 
 _warned: set[tuple[str, str]] = set()
 
@@ -216,20 +226,37 @@ class CacheFolder:
                 info = os.stat(name, dir_fd=self.fd, follow_symlinks=False)
             except OSError:
                 continue
-            stale = name.endswith(TEMP_SUFFIX) and now - info.st_mtime > STALE_SECONDS
-            if stale or name.endswith(LEGACY_SUFFIXES):
+            if _OUR_TEMP.fullmatch(name):
+                if now - info.st_mtime > STALE_SECONDS:
+                    _unlink(self.fd, name)  # its writer died (a live one keeps it younger)
+                else:
+                    ours.append((info.st_mtime, info.st_size, name))
+            elif name in LEGACY_NAMES:
                 _unlink(self.fd, name)
-            elif name.endswith(CACHE_SUFFIXES) or name.endswith(TEMP_SUFFIX):
-                ours.append((info.st_mtime, info.st_size if stat.S_ISREG(info.st_mode) else 0, name))
+            elif name.endswith(CACHE_SUFFIXES) and stat.S_ISREG(info.st_mode):
+                ours.append((info.st_mtime, info.st_size, name))
         total = sum(size for _, size, _ in ours)
         cap = max_bytes()
         for _, size, name in sorted(ours):
             if total <= cap:
                 break
-            if name == keep or name.endswith(TEMP_SUFFIX):
-                continue  # the file just written, and files other processes are writing
+            if name == keep or name.endswith(TEMP_SUFFIX) or not self._is_ours(name):
+                continue  # the file just written, files being written, files of others
             if _unlink(self.fd, name):
                 total -= size
+
+    def _is_ours(self, name: str) -> bool:
+        """Whether ``name`` starts with one of this cache's magic strings."""
+        try:
+            fd = os.open(name, _READ_FLAGS, dir_fd=self.fd)
+        except OSError:
+            return False
+        try:
+            return os.read(fd, 8) in MAGICS
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
 
 
 def _unlink(dir_fd: int, name: str) -> bool:
@@ -295,13 +322,15 @@ def _make_key(dir_fd: int) -> None:
 
 
 def _open_checked(folder: Path, create: bool) -> tuple[int, bytes] | None:
+    if not SUPPORTED:
+        return None
     if create:
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError:
             return None  # cannot be made here (a file in the way, read-only): run without
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
     except OSError:
         return None
     try:

@@ -442,13 +442,17 @@ def test_a_stale_temporary_file_is_cleaned(folder: Path) -> None:
     rs = load("twenty-card")
     stale = folder / (cache_path(rs).name + ".0123456789abcdef.tmp")
     fresh = folder / (cache_path(rs).name + ".fedcba9876543210.tmp")
-    for path in (stale, fresh):
+    not_ours = folder / "notes.tmp"
+    for path in (stale, fresh, not_ours):
         path.write_bytes(b"x" * 1000)
     hour_ago = time.time() - 3600
-    os.utime(stale, (hour_ago, hour_ago))
+    for path in (stale, not_ours):
+        os.utime(path, (hour_ago, hour_ago))
     load_tables(rs)  # builds and writes: the write tidies the folder
     assert not stale.exists()
     assert fresh.exists()  # young enough to belong to a process still writing it
+    assert not_ours.exists()  # not named as this cache names its files: someone else's
+    not_ours.unlink()
     assert not [p for p in folder.iterdir() if p.suffix == ".tmp" and p not in (fresh,)]
 
 
@@ -456,6 +460,9 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
     monkeypatch.setenv(diskcache.SIZE_ENV, "0.05")  # about 52 kB
     cap = diskcache.max_bytes()
     assert cap == int(0.05 * 1024 * 1024)
+    foreign = folder / "foreign.tables"  # oldest of all, but not written by this cache
+    foreign.write_bytes(b"NOTOURS!" + bytes(5_000))
+    os.utime(foreign, (1_000, 1_000))
     with diskcache.open_folder(folder) as opened:
         assert opened is not None
         names = [f"file-{i}.tables" for i in range(8)]
@@ -463,11 +470,17 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
             assert opened.write(name, MAGIC, {"n": age}, bytes(15_000))
             os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))  # strictly older first
         assert not opened.write("too-big.tables", MAGIC, {}, bytes(cap + 1))  # never cached at all
-    kept = sorted(p.name for p in folder.iterdir() if p.suffix == ".tables")
-    total = sum((folder / name).stat().st_size for name in kept)
-    assert total <= cap
+    kept = sorted(p.name for p in folder.iterdir() if p.suffix == ".tables" and p != foreign)
+    assert foreign.exists()  # no magic of ours: never pruned
+    assert sum((folder / name).stat().st_size for name in kept) + foreign.stat().st_size <= cap
     assert kept == names[-len(kept) :] and 1 <= len(kept) < len(names)  # the oldest went first
     assert (folder / diskcache.KEY_NAME).exists()  # the key is never pruned
+
+
+def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
+    from evaluator import parsercache, tables
+
+    assert {tables.MAGIC, parsercache.MAGIC} <= set(diskcache.MAGICS)
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

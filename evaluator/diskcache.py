@@ -34,6 +34,7 @@ import errno
 import hashlib
 import hmac
 import json
+import math
 import os
 import re
 import secrets
@@ -81,6 +82,8 @@ def max_bytes() -> int:
     try:
         megabytes = float(text) if text else DEFAULT_MAX_MB
     except ValueError:
+        megabytes = DEFAULT_MAX_MB
+    if not math.isfinite(megabytes):  # "inf", "nan": not a size
         megabytes = DEFAULT_MAX_MB
     return max(0, int(megabytes * 1024 * 1024))
 
@@ -177,7 +180,7 @@ class CacheFolder:
             with suppress(OSError):
                 os.utime(fd)  # recently used: pruned last
             return payload
-        except (OSError, ValueError):  # ValueError covers bad JSON and bad UTF-8
+        except (OSError, ValueError, RecursionError):  # bad JSON, bad UTF-8, JSON nested too deep
             return None
         finally:
             os.close(fd)

@@ -288,6 +288,11 @@ def _huge_header(path: Path) -> None:
     path.write_bytes(path.read_bytes()[:8] + (0xFFFFFFF0).to_bytes(4, "little") + b"{")
 
 
+def _deep_header(path: Path) -> None:
+    text = b"[" * 60_000 + b"]" * 60_000
+    path.write_bytes(path.read_bytes()[:8] + len(text).to_bytes(4, "little") + text)
+
+
 def _short_payload(path: Path) -> None:
     magic = path.read_bytes()[:8]
     header = _real_header(path)
@@ -301,6 +306,7 @@ SPECIAL = {
     "dev-zero": _dev_zero,
     "sparse-2GB": _sparse,
     "huge-header": _huge_header,
+    "deep-header": _deep_header,
     "short": _short_payload,
 }
 
@@ -507,5 +513,6 @@ def test_the_size_cap_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -
     assert diskcache.max_bytes() == 256 * 1024 * 1024
     monkeypatch.setenv(diskcache.SIZE_ENV, "10")
     assert diskcache.max_bytes() == 10 * 1024 * 1024
-    monkeypatch.setenv(diskcache.SIZE_ENV, "lots")
-    assert diskcache.max_bytes() == 256 * 1024 * 1024
+    for wrong in ("lots", "inf", "nan", ""):
+        monkeypatch.setenv(diskcache.SIZE_ENV, wrong)
+        assert diskcache.max_bytes() == 256 * 1024 * 1024

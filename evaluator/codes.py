@@ -101,6 +101,8 @@ CODES: dict[str, str] = {
     "W102": "a category in order that no hand can ever land in (with the reason)",
     "W103": "a category shadowed by an earlier one that matches every hand it matches",
     "W104": "coverage not checked: too many hand classes to enumerate (the work limit), or hands the evaluator refuses",
+    "W130": "the cache folder is owned by another user or writable by group or others: the command runs without the cache",
+    "W131": "the cache key file is not a private regular file of this user: the command runs without the cache",
     # games and showdowns
     "G101": "use_hole or use_board is more than the cards dealt",
     "G102": "use_hole + use_board does not make a hand",

@@ -19,13 +19,13 @@ import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Union
+from typing import Union
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
 from .cards import rank_token
 from .errors import Diagnostic, PatternError, caret
-from .resources import grammar_dir, user_cache_dir
+from .parsercache import pattern_parser
 
 MAX_PATTERN_LENGTH = 500
 
@@ -135,16 +135,8 @@ _FRIENDLY_TOKENS = {
 @cache
 def _parser() -> Lark:
     # Building the LALR tables costs more than everything else at start-up, so
-    # Lark keeps them in the user's own cache directory (keyed by a hash of the
-    # grammar and options; a stale or corrupt file is rebuilt by Lark itself).
-    grammar = str(grammar_dir() / "pattern.lark")
-    options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True}
-    try:
-        directory = user_cache_dir()
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return Lark.open(grammar, cache=str(directory / "pattern-grammar.lark-cache"), **options)
-    except OSError:
-        return Lark.open(grammar, **options)
+    # the built parser is cached as signed JSON (never Lark's pickle cache).
+    return pattern_parser()
 
 
 @dataclass(frozen=True, slots=True)

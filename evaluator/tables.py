@@ -57,12 +57,15 @@ The disk cache
 Tables are cached under ``$POKERRULES_CACHE``, else ``$XDG_CACHE_HOME/pokerrules``,
 else ``~/.cache/pokerrules``, in a file named by a hash of the resolved ruleset
 data and the package version. A file is a magic string, a JSON header (format,
-package version, ruleset hash, payload length and SHA-256) and an ``.npz``
-payload read with ``allow_pickle=False``. Anything that does not check out --
-truncated, corrupted, another version -- is rebuilt and rewritten atomically
-(temporary file, then ``os.replace``); the cache is never trusted blindly.
-``POKERRULES_TABLE_CACHE=off`` builds in memory only. A cold build takes one
-to two seconds per ruleset; past one second a progress bar shows on stderr.
+package version, ruleset hash, payload length, HMAC) and an ``.npz`` payload
+read with ``allow_pickle=False``; :mod:`evaluator.diskcache` checks the folder
+(ours, writable by nobody else), opens files without following symlinks,
+bounds every read and verifies the HMAC keyed by the user's secret. Anything
+that does not check out -- truncated, corrupted, forged, another version -- is
+rebuilt and rewritten atomically (temporary file, then ``os.replace``); the
+cache is never trusted blindly. ``POKERRULES_TABLE_CACHE=off`` builds in memory
+only. A cold build takes one to two seconds per ruleset; past one second a
+progress bar shows on stderr.
 """
 
 from __future__ import annotations
@@ -72,7 +75,6 @@ import io
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +85,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import diskcache
 from .cards import Card
 from .patterns import term_kinds
 from .resources import CACHE_ENV, user_cache_dir  # CACHE_ENV is re-exported for the tests
@@ -93,7 +96,7 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 #: Bumped whenever the layout of a cache file or of the tables changes.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"
@@ -690,65 +693,30 @@ def _unflatten_strengths(flat: np.ndarray, shape: np.ndarray) -> list[Strength]:
 
 
 def write_cache(tables: Tables, path: Path) -> bool:
-    """Write ``tables`` to ``path`` atomically; False when the directory is not writable."""
-    from . import __version__
-
+    """Write ``tables`` to ``path`` atomically and signed (see :mod:`evaluator.diskcache`);
+    False when the folder is not usable or the file would be over the size cap."""
     buffer = io.BytesIO()
     save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag; all are int arrays)
     save(buffer, **_payload(tables))
-    payload = buffer.getvalue()
-    header = json.dumps(
-        {
-            "format": FORMAT_VERSION,
-            "version": __version__,
-            "ruleset": ruleset_hash(tables.ruleset),
-            "name": tables.ruleset.name,
-            "length": len(payload),
-            "sha256": hashlib.sha256(payload).hexdigest(),
-        },
-        sort_keys=True,
-    ).encode()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=path.name + ".", suffix=".tmp", delete=False)
-        try:
-            with handle:
-                handle.write(MAGIC + len(header).to_bytes(4, "little") + header + payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(handle.name, path)  # readers see the old file or the new one, never half
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return False
-    return True
+    fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name)
+    with diskcache.open_folder(path.parent) as folder:
+        return folder is not None and folder.write(path.name, MAGIC, fields, buffer.getvalue())
+
+
+def _expected_header(ruleset: Ruleset) -> dict[str, Any]:
+    from . import __version__
+
+    return {"format": FORMAT_VERSION, "version": __version__, "ruleset": ruleset_hash(ruleset)}
 
 
 def read_cache(ruleset: Ruleset, path: Path) -> Tables | None:
-    """Tables read from ``path``, or None when the file is missing or does not check out."""
-    from . import __version__
-
-    try:
-        blob = path.read_bytes()
-    except OSError:
+    """Tables read from ``path``, or None when the file is missing or does not check out
+    (not ours, not a regular file, too big, forged, another version or ruleset)."""
+    with diskcache.open_folder(path.parent, create=False) as folder:
+        payload = folder.read(path.name, MAGIC, _expected_header(ruleset)) if folder is not None else None
+    if payload is None:
         return None
     try:
-        if not blob.startswith(MAGIC) or len(blob) < len(MAGIC) + 4:
-            return None
-        length = int.from_bytes(blob[len(MAGIC) : len(MAGIC) + 4], "little")
-        start = len(MAGIC) + 4
-        header = json.loads(blob[start : start + length].decode())
-        payload = blob[start + length :]
-        if (
-            not isinstance(header, dict)
-            or header.get("format") != FORMAT_VERSION
-            or header.get("version") != __version__
-            or header.get("ruleset") != ruleset_hash(ruleset)
-            or header.get("length") != len(payload)
-            or header.get("sha256") != hashlib.sha256(payload).hexdigest()
-        ):
-            return None
         with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in archive.files}
         model = card_model(ruleset)

@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(diff)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a ruleset file")
+    from .cli_draw import add_parser as add_draw_parser  # draw poker: its own module
+
+    add_draw_parser(commands)
     _add_json(schema)
     return parser
 
@@ -332,6 +335,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "stats": cmd_stats,
     "diff": cmd_diff,
     "schema": cmd_schema,
+    "draw": lambda args, out: int(args.run(args, out)),
 }
 
 

@@ -364,8 +364,8 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
         if term.kind == "wilds":
             check_wild_count(term, other)
             return
-        if other.kind == "wilds" and term.kind in ("rank", "count"):
-            return  # a number of wild cards, checked from the `wilds` side
+        if other.kind == "wilds":
+            return  # checked from the `wilds` side: it must be a number of wild cards
         if term.kind == "count":
             report("P212", f"the number {term.text} can only be compared with 'wilds'", term.col, "write e.g. 'wilds = 0'")
         elif term.kind == "variable":

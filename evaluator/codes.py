@@ -76,7 +76,7 @@ CODES: dict[str, str] = {
     "P209": "a suit that is not in this deck",
     "P210": "a name compared with something other than category or suit",
     "P211": "'wilds' compared with something that is not a number of wild cards",
-    "P212": "a number (0, 1) compared with something other than 'wilds'",
+    "P212": "'wilds' compared with itself",
     "P213": "'wilds' compared with more wild cards than a hand holds",
     # ruleset semantics
     "R101": "order names a category that is not defined",

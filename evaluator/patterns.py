@@ -207,6 +207,13 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return Flush()
 
     def comparison(self, left: Term, op: Token, right: Term) -> Compare:
+        for side, other in ((left, right), (right, left)):
+            if side.kind == "count" and other.kind != "wilds":
+                # 0 and 1 are not ranks: without `wilds` they stay the syntax error they always were
+                raise PatternError(
+                    _diagnostic("P101", f"unexpected {side.text!r}", self.text + " ", side.col, self.where,
+                                "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards, as in 'wilds = 0'")
+                )
         return Compare(left, str(op), right, col=left.col)
 
     def category_is(self, name: Token) -> CategoryIs:
@@ -366,9 +373,7 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             return
         if other.kind == "wilds":
             return  # checked from the `wilds` side: it must be a number of wild cards
-        if term.kind == "count":
-            report("P212", f"the number {term.text} can only be compared with 'wilds'", term.col, "write e.g. 'wilds = 0'")
-        elif term.kind == "variable":
+        if term.kind == "variable":
             if len(term.text) != 1:
                 report("P207", f"{term.text!r} is not a variable: compare one letter, e.g. {term.text[0]}", term.col)
             elif term.text not in bound:
@@ -389,6 +394,9 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
 
     def check_wild_count(term: Term, other: Term) -> None:
         if other.kind == "count":
+            return
+        if other.kind == "wilds":
+            report("P212", "'wilds' compared with itself", term.col, "compare 'wilds' with a number, e.g. 'wilds = 4'")
             return
         number = _wild_number(other)
         if number is None:

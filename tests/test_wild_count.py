@@ -63,7 +63,8 @@ order: [special, royal_flush, straight_flush, four_of_a_kind, full_house, flush,
     [
         ("wilds = X", "P211", 31),
         ("wilds >= top", "P211", 32),
-        ("XX Y Z W & X = 0", "P212", 38),
+        ("XX Y Z W & X = 0", "P101", 38),  # 0 and 1 are no ranks: a syntax error, as before
+        ("wilds = wilds", "P212", 23),
         ("wilds = 7", "P213", 31),
     ],
 )

@@ -42,7 +42,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--discard", metavar="CARDS", help="the cards thrown (draw odds)")
     parser.add_argument("--dead", metavar="CARDS", default="", help="cards seen elsewhere, out of the draw")
     parser.add_argument("--paytable", metavar="P", help="a shipped pay table name or a pay-table file")
-    parser.add_argument("--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes")
+    parser.add_argument(
+        "--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes"
+    )
     parser.add_argument("--top", type=int, default=20, help="changed hands to list with --against (default 20)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(run=run)
@@ -75,7 +77,10 @@ class _Bar:
     def finish(self) -> None:
         if self.shown:
             start = "\r" if sys.stderr.isatty() else ""
-            sys.stderr.write(f"{start}pokerrules: {self.label} done in {time.monotonic() - self.start:.1f} s{' ' * 30 if start else ''}\n")
+            sys.stderr.write(
+                f"{start}pokerrules: {self.label} done in {time.monotonic() - self.start:.1f} s"
+                f"{' ' * 30 if start else ''}\n"
+            )
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -127,7 +132,10 @@ def _odds(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _emit(out, result.to_json())
         return 0
-    out.write(f"keep {' '.join(map(str, result.kept)) or 'nothing'}, draw {len(result.discard)} of {result.unseen} unseen cards: {result.draws:,} draws\n")
+    out.write(
+        f"keep {' '.join(map(str, result.kept)) or 'nothing'}, draw {len(result.discard)} "
+        f"of {result.unseen} unseen cards: {result.draws:,} draws\n"
+    )
     for name, count in result.counts.items():
         probability = count / result.draws
         out.write(f"  {name:<24} {count:>12,}  {probability:9.4%}  1 in {1 / probability:,.2f}\n")
@@ -188,7 +196,12 @@ def _against(table_a: Any, table_b: Any, args: argparse.Namespace, out: TextIO) 
                 "changed_classes": len(changes),
                 "changed_hands": moved,
                 "changes": [
-                    {"hand": [str(c) for c in ch.hand], "hands": ch.hands, "hold_a": [str(c) for c in ch.hold_a], "hold_b": [str(c) for c in ch.hold_b]}
+                    {
+                        "hand": [str(c) for c in ch.hand],
+                        "hands": ch.hands,
+                        "hold_a": [str(c) for c in ch.hold_a],
+                        "hold_b": [str(c) for c in ch.hold_b],
+                    }
                     for ch in changes[: args.top]
                 ],
             },
@@ -204,7 +217,9 @@ def _against(table_a: Any, table_b: Any, args: argparse.Namespace, out: TextIO) 
     if table_a.ruleset.deck != table_b.ruleset.deck:
         out.write("the two games deal from different decks: starting hands are not compared\n")
         return 0
-    out.write(f"best hold changes in {len(changes):,} starting-hand classes ({moved:,} dealt hands); the most frequent:\n")
+    out.write(
+        f"best hold changes in {len(changes):,} starting-hand classes ({moved:,} dealt hands); the most frequent:\n"
+    )
     for change in changes[: args.top]:
         hand = " ".join(map(str, change.hand))
         hold_a = " ".join(map(str, change.hold_a)) or "(draw five)"

@@ -36,7 +36,10 @@ def _fail(code: str, message: str, hint: str | None = None) -> DrawError:
 
 def _playable(ruleset: Ruleset) -> None:
     if ruleset.game is not None and (ruleset.game.board or ruleset.game.hole != ruleset.hand_size):
-        raise _fail("D108", f"ruleset {ruleset.name!r} deals hole and board cards; a draw needs a plain {ruleset.hand_size}-card hand")
+        raise _fail(
+            "D108",
+            f"ruleset {ruleset.name!r} deals hole and board cards; a draw needs a plain {ruleset.hand_size}-card hand",
+        )
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,9 @@ class Exchange:
         }
 
 
-def best_exchange(ruleset: Ruleset, hand: str | Sequence[Card | str], next_cards: str | Sequence[Card | str]) -> Exchange:
+def best_exchange(
+    ruleset: Ruleset, hand: str | Sequence[Card | str], next_cards: str | Sequence[Card | str]
+) -> Exchange:
     """The best final hand from throwing any n cards for the next n cards of the deck.
 
     Every exchange from keeping all cards to throwing all is tried; the best
@@ -117,7 +122,11 @@ class DrawOdds:
             "unseen": self.unseen,
             "draws": self.draws,
             "categories": {
-                name: {"count": count, "probability": count / self.draws, "one_in": self.draws / count if count else None}
+                name: {
+                    "count": count,
+                    "probability": count / self.draws,
+                    "one_in": self.draws / count if count else None,
+                }
                 for name, count in self.counts.items()
             },
         }
@@ -181,5 +190,7 @@ def _categories_of_draws(ruleset: Ruleset, kept_ids: list[int], unseen: list[int
 
     pool = np.array(unseen, dtype=np.int16)
     drawn = pool[all_hands(len(unseen), need)]
-    hands = np.concatenate([np.broadcast_to(np.array(kept_ids, dtype=np.int16), (len(drawn), len(kept_ids))), drawn], axis=1)
+    hands = np.concatenate(
+        [np.broadcast_to(np.array(kept_ids, dtype=np.int16), (len(drawn), len(kept_ids))), drawn], axis=1
+    )
     return category_of_strengths(ruleset, ruleset.rank_many(hands))

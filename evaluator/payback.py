@@ -84,7 +84,9 @@ def holds(table: PayTable, hand: str | Sequence[Card | str], progress: Progress 
     ruleset = table.ruleset
     cards = ruleset.cards(hand)
     if len(cards) != HAND:
-        raise PaybackError(Diagnostic("D109", f"a video-poker hand has {HAND} cards; {len(cards)} given", "<cards>", 1, 1, "error"))
+        raise PaybackError(
+            Diagnostic("D109", f"a video-poker hand has {HAND} cards; {len(cards)} given", "<cards>", 1, 1, "error")
+        )
     deck = list(ruleset.deck)
     ids = [deck.index(card) for card in cards]
     final = final_hands(ruleset, progress)
@@ -134,7 +136,9 @@ def _cache_file(table: PayTable) -> Path:
     from . import __version__
     from .tables import ruleset_hash
 
-    text = json.dumps({"ruleset": ruleset_hash(table.ruleset), "pays": table.key(), "version": __version__, "format": RESULT_FORMAT})
+    text = json.dumps(
+        {"ruleset": ruleset_hash(table.ruleset), "pays": table.key(), "version": __version__, "format": RESULT_FORMAT}
+    )
     return user_cache_dir() / "draw" / f"return-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
 
 
@@ -154,7 +158,9 @@ def _read_cached(path: Path, table: PayTable) -> Payback | None:
             and isinstance(data["variance"], float)
             and isinstance(data["classes"], int)
             and isinstance(data["categories"], dict)
-            and all(isinstance(k, str) and isinstance(v, float) and 0.0 <= v <= 1.0 for k, v in data["categories"].items())
+            and all(
+                isinstance(k, str) and isinstance(v, float) and 0.0 <= v <= 1.0 for k, v in data["categories"].items()
+            )
             and isinstance(data["best_holds"], list)
             and len(data["best_holds"]) == data["classes"]
             and all(type(m) is int and 0 <= m < 32 for m in data["best_holds"])
@@ -166,7 +172,14 @@ def _read_cached(path: Path, table: PayTable) -> Payback | None:
     if not ok:
         return None
     return Payback(
-        table.name, table.ruleset.name, data["return"], data["categories"], data["variance"], data["classes"], tuple(data["best_holds"]), True
+        table.name,
+        table.ruleset.name,
+        data["return"],
+        data["categories"],
+        data["variance"],
+        data["classes"],
+        tuple(data["best_holds"]),
+        True,
     )
 
 
@@ -227,7 +240,9 @@ class HoldChange:
     hold_b: tuple[Card, ...]
 
 
-def compare_paytables(table_a: PayTable, table_b: PayTable, progress: Progress | None = None) -> tuple[Payback, Payback, list[HoldChange]]:
+def compare_paytables(
+    table_a: PayTable, table_b: PayTable, progress: Progress | None = None
+) -> tuple[Payback, Payback, list[HoldChange]]:
     """Both returns, and the starting hands whose best hold changes (most
     frequent first). Hands are compared only when both tables play one deck.
     """

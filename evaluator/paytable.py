@@ -70,7 +70,15 @@ def _resolve(ref: str | Path) -> Path:
         if found is None:
             close = difflib.get_close_matches(text, paytable_names(), n=1)
             raise PayTableError(
-                Diagnostic("D102", f"no pay table named {text!r}", text, 1, 1, "error", f"did you mean {close[0]!r}?" if close else None)
+                Diagnostic(
+                    "D102",
+                    f"no pay table named {text!r}",
+                    text,
+                    1,
+                    1,
+                    "error",
+                    f"did you mean {close[0]!r}?" if close else None,
+                )
             )
         return found
     return Path(ref)
@@ -91,14 +99,20 @@ def check_document(document: Document, path: Path | None) -> tuple[list[Diagnost
 
     reference = str(data["ruleset"])
     base = path.parent if path is not None else Path.cwd()
-    target: str | Path = reference if "/" not in reference and not reference.endswith((".yaml", ".yml")) else base / reference
+    target: str | Path = (
+        reference if "/" not in reference and not reference.endswith((".yaml", ".yml")) else base / reference
+    )
     try:
         ruleset = load_ruleset(target)
     except PokerRulesError as problem:
         report("D103", f"the ruleset {reference!r} cannot be loaded: {problem.first.message}", ("ruleset",))
         return problems, None
     if ruleset.hand_size != 5 or ruleset.game is not None or ruleset.copies != 1 or len(ruleset.deck) > 64:
-        report("D104", f"ruleset {ruleset.name!r} is not a video-poker game: one pack, five-card hands, no hole or board cards", ("ruleset",))
+        report(
+            "D104",
+            f"ruleset {ruleset.name!r} is not a video-poker game: one pack, five-card hands, no hole or board cards",
+            ("ruleset",),
+        )
         return problems, None
     names = ruleset.category_names
     coins = int((data.get("max_bet") or {}).get("coins", 1))
@@ -108,7 +122,9 @@ def check_document(document: Document, path: Path | None) -> tuple[list[Diagnost
             where = section + (name,)
             if name not in names:
                 close = difflib.get_close_matches(name, names, n=1)
-                hint = f"did you mean {close[0]!r}?" if close else f"the categories of {ruleset.name}: {', '.join(names)}"
+                hint = (
+                    f"did you mean {close[0]!r}?" if close else f"the categories of {ruleset.name}: {', '.join(names)}"
+                )
                 report("D101", f"{name!r} is not a category of ruleset {ruleset.name!r}", where, hint, key=True)
             elif value < 0:
                 report("D105", f"the pay for {name} is negative ({value})", where, "a machine pays 0 or more coins")
@@ -145,7 +161,9 @@ def load_paytable(ref: str | Path) -> PayTable:
     path = _resolve(ref)
     document = read_file(path)
     if not is_paytable(document):
-        raise PayTableError(Diagnostic("D107", "this file is not a pay table (it has no 'paytable:' key)", str(path), 1, 1, "error"))
+        raise PayTableError(
+            Diagnostic("D107", "this file is not a pay table (it has no 'paytable:' key)", str(path), 1, 1, "error")
+        )
     problems, table = check_document(document, path)
     if table is None:
         raise PayTableError(problems)

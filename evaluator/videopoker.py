@@ -67,6 +67,23 @@ def mask_positions(mask: int) -> tuple[int, ...]:
     return tuple(position for position in range(HAND) if mask >> position & 1)
 
 
+def category_of_strengths(ruleset: Ruleset, strengths: np.ndarray) -> np.ndarray:
+    """The category index of each ``rank_many`` strength; ``len(categories)`` for a
+    hand that matches no category or does not pass the ruleset's qualifier
+    (the compiled tables merge every such hand into one value)."""
+    from .fast import ruleset_ranker
+
+    tables = ruleset_ranker(ruleset).tables
+    by_strength = {category.strength: index for index, category in enumerate(ruleset.categories)}
+    sign = 1 if ruleset.direction == "high" else -1
+    none = len(ruleset.categories)
+    per_value = np.array(
+        [by_strength.get(sign * value[1][0], none) if value[1] else none for value in tables.strengths] + [none],
+        dtype=np.int64,
+    )
+    return per_value[np.where(strengths >= 0, strengths, len(per_value) - 1)]
+
+
 @dataclass(frozen=True)
 class FinalHands:
     """Category counts of the final hands containing each subset of at most five cards."""
@@ -92,26 +109,21 @@ class FinalHands:
             one_hot[np.arange(len(hands)), self.category_of_hand[index]] = 1
             return one_hot
         if k == 0:
-            return np.broadcast_to(self.counts[0][0].astype(np.int64), (len(hands), self.width))
+            whole_deck: np.ndarray = np.broadcast_to(self.counts[0][0].astype(np.int64), (len(hands), self.width))
+            return whole_deck
         index = colex_index(hands[:, positions], self.binomials)
-        return self.counts[k][index].astype(np.int64)
+        found: np.ndarray = self.counts[k][index].astype(np.int64)
+        return found
 
 
 def build_final_hands(ruleset: Ruleset, progress: Progress | None = None) -> FinalHands:
     """Rank every five-card hand of ``ruleset`` and count categories per card subset."""
-    from .fast import ruleset_ranker
-
     deck_size = len(ruleset.deck)
     hands = all_hands(deck_size)
     if progress:
         progress(0.05)
-    tables = ruleset_ranker(ruleset).tables
-    strengths = ruleset.rank_many(hands)
-    per_value = np.asarray(tables.categories, dtype=np.int64)
-    none = len(ruleset.categories)
-    category = np.where(strengths >= 0, per_value[np.maximum(strengths, 0)], -1)
-    category = np.where(category < 0, none, category).astype(np.int64)
-    width = none + 1
+    category = category_of_strengths(ruleset, ruleset.rank_many(hands))
+    width = len(ruleset.categories) + 1
     binomials = _binomials(deck_size)
     category_of_hand = np.empty(comb(deck_size, HAND), dtype=np.int8)
     category_of_hand[colex_index(hands, binomials)] = category
@@ -227,13 +239,14 @@ class ReturnCalculator:
     def evs(self, hands: np.ndarray) -> np.ndarray:
         """The EV of each of the 32 holds of each row of ``hands`` (ascending ids), shape (rows, 32)."""
         pay_sums = np.stack([self.final.subset_counts(hands, mask) @ self.pays for mask in range(HOLDS)])
-        return (moebius_holds(pay_sums) / draws_per_hold(self.final.deck_size)[:, None]).T
+        evs: np.ndarray = (moebius_holds(pay_sums) / draws_per_hold(self.final.deck_size)[:, None]).T
+        return evs
 
     def compute(self, progress: Progress | None = None, chunk: int = 20000) -> GameReturn:
         """Play every class optimally; see :class:`GameReturn`."""
         representatives, sizes = self.classes
         masks = np.arange(HOLDS)
-        held = np.array([hold_size(m) for m in masks])
+        held = np.array([hold_size(int(m)) for m in masks])
         draws = draws_per_hold(self.final.deck_size)
         best = np.empty(len(representatives), dtype=np.int64)
         category_total = np.zeros(self.final.width, dtype=np.float64)

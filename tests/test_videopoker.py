@@ -58,7 +58,8 @@ def fast_evs(table_name: str, hand: list[str], min_kept: int = 0) -> dict[frozen
             held = np.broadcast_to(np.array([deck.index(c) for c in kept], dtype=np.int64), (len(draws), size))
             strengths = ruleset.rank_many(np.concatenate([held, draws], axis=1))
             values, times = np.unique(strengths, return_counts=True)
-            total = sum(table.pays.get(tables.category_of(int(v)) or "", 0.0) * int(n) for v, n in zip(values, times))
+            pays = [table.pays.get(tables.category_of(int(v)) or "", 0.0) for v in values]
+            total = sum(pay * int(n) for pay, n in zip(pays, times, strict=True))
             result[frozenset(kept)] = total / comb(len(unseen), 5 - size)
     return result
 
@@ -79,7 +80,9 @@ def test_four_to_a_royal_beats_a_made_flush_in_9_6_jacks() -> None:
     # brute force with the generic evaluator for every hold of three or more cards
     for size in (5, 4, 3):
         for kept in combinations(hand, size):
-            assert ours[frozenset(kept)] == pytest.approx(generic_ev("jacks-or-better-9-6", hand, list(kept)), abs=1e-12)
+            assert ours[frozenset(kept)] == pytest.approx(
+                generic_ev("jacks-or-better-9-6", hand, list(kept)), abs=1e-12
+            )
     # by hand: the ten of hearts, 7 more hearts, 3 other tens, 12 cards pairing A K Q J
     assert ours[frozenset(hand[:4])] == pytest.approx((800 + 7 * 6 + 3 * 4 + 12 * 1) / 47, abs=1e-12)
     # and every one of the 32 holds against the fast-path brute force
@@ -125,7 +128,9 @@ def test_random_hands_every_hold_equals_brute_force() -> None:
 
 
 def test_holds_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "draw", "jacks-or-better-video", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6", "--json")
+    code, out, _ = run(
+        capsys, "draw", "jacks-or-better-video", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     assert len(data["holds"]) == 32
@@ -166,7 +171,9 @@ def test_return_equals_the_published_figure(name: str) -> None:
 
 
 @pytest.mark.slow
-def test_return_cli_json_and_cache(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_return_cli_json_and_cache(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("POKERRULES_CACHE", str(tmp_path))
     code, out, _ = run(capsys, "draw", "deuces-wild-video", "--paytable", "deuces-wild-full-pay", "--json")
     data = json.loads(out)
@@ -186,8 +193,13 @@ def test_cache_file_is_validated(tmp_path: Path) -> None:
     read = _read_cached(path, table)
     assert read is not None and read.return_ == 0.99 and read.best_holds == (1, 2, 31)
     data = json.loads(path.read_text())
-    for broken in ({**data, "return": "0.99"}, {**data, "best_holds": [1, 2, 32]}, {**data, "key": "other"},
-                   {**data, "categories": {"flush": 2.0}}, {k: v for k, v in data.items() if k != "variance"}):
+    for broken in (
+        {**data, "return": "0.99"},
+        {**data, "best_holds": [1, 2, 32]},
+        {**data, "key": "other"},
+        {**data, "categories": {"flush": 2.0}},
+        {k: v for k, v in data.items() if k != "variance"},
+    ):
         path.write_text(json.dumps(broken))
         assert _read_cached(path, table) is None
     path.write_text("not json {")
@@ -205,7 +217,16 @@ def test_pay_table_comparison_9_6_against_8_5(capsys: pytest.CaptureFixture[str]
         assert holds(nine_six, hand)[0].hold == change.hold_a
         assert holds(eight_five, hand)[0].hold == change.hold_b
         assert change.hold_a != change.hold_b
-    code, out, _ = run(capsys, "draw", "jacks-or-better-video", "--paytable", "jacks-or-better-9-6", "--against", "jacks-or-better-8-5", "--json")
+    code, out, _ = run(
+        capsys,
+        "draw",
+        "jacks-or-better-video",
+        "--paytable",
+        "jacks-or-better-9-6",
+        "--against",
+        "jacks-or-better-8-5",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["changed_classes"] == len(changes)
 
@@ -221,7 +242,9 @@ def test_shipped_pay_tables_pass_check() -> None:
 
 def test_typo_and_negative_pay_fail_check_with_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("paytable: bad\nruleset: jacks-or-better-video\npays:\n  royal_flush: 250\n  staright: 4\n  flush: -6\n")
+    bad.write_text(
+        "paytable: bad\nruleset: jacks-or-better-video\npays:\n  royal_flush: 250\n  staright: 4\n  flush: -6\n"
+    )
     code, out, err = run(capsys, "check", str(bad))
     text = out + err
     assert code == 1

@@ -96,5 +96,5 @@ def test_compiled_tables_agree_with_the_generic_evaluator(name: str) -> None:
             continue  # a card this deck does not hold
     categories = category_of_strengths(ruleset, ruleset.rank_many(np.array(hands)))
     names = ruleset.category_names
-    for ids, index in zip(hands, categories):
+    for ids, index in zip(hands, categories, strict=True):
         assert names[int(index)] == ruleset.evaluate([deck[i] for i in ids]).category

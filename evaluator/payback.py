@@ -37,7 +37,7 @@ class PaybackError(PokerRulesError):
     """A question a pay table cannot answer (a hand of the wrong size...)."""
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=8)  # about 25 MB each; a comparison or a test session visits a few games
 def _final_hands(ruleset: Ruleset) -> FinalHands:
     return build_final_hands(ruleset)
 

@@ -118,12 +118,12 @@ def test_random_hands_every_hold_equals_brute_force() -> None:
     rng = random.Random(2026)
     names = ["jacks-or-better-9-6", "deuces-wild-full-pay", "double-double-bonus-9-6", "joker-poker-kings"]
     for case in range(200):
-        name = names[case % len(names)]
+        name = names[case * len(names) // 200]  # one game after the other
         deck = [str(c) for c in load_paytable(name).ruleset.deck]
         hand = rng.sample(deck, 5)
         ours = as_map(holds(load_paytable(name), " ".join(hand)))
         # every hold for the first hands, the holds keeping 2+ cards for all 200 (runtime)
-        for kept, ev in fast_evs(name, hand, min_kept=0 if case < 8 else 2).items():
+        for kept, ev in fast_evs(name, hand, min_kept=0 if case % 50 < 2 else 2).items():
             assert ours[kept] == pytest.approx(ev, abs=1e-12), (name, hand, sorted(kept))
 
 

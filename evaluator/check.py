@@ -127,6 +127,13 @@ def check_file(path: Path) -> list[Diagnostic]:
         return list(problem.diagnostics)
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
         return [_internal_error(bug, source)]
+    from .paytable import check_paytable_file, is_paytable
+
+    if is_paytable(document):  # a pay table (paytables/): its own schema and checks
+        try:
+            return _sorted(check_paytable_file(path, document), document)
+        except Exception as bug:  # noqa: BLE001
+            return [_internal_error(bug, source)]
     try:
         readable = readable_part(document)
         if readable.document is None:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from . import cli_args, cli_compare
+from . import cli_args, cli_compare, cli_draw
 from .cards import tokenize
 from .cli_output import (
     EXIT_BROKEN_PIPE,
@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.add_diff(commands)
     cli_args.add_schema(commands)
     cli_compare.add_parser(commands)
+    cli_draw.add_parser(commands)
     return parser
 
 
@@ -356,6 +357,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "diff": cmd_diff,
     "schema": cmd_schema,
     "compare": cli_compare.run,
+    "draw": cli_draw.run,
 }
 
 

@@ -27,6 +27,7 @@ RANGES: dict[str, str] = {
     "W": "Lint warnings",
     "G": "Games and showdowns",
     "T": "Description templates (describe:)",
+    "D": "Draw poker and pay tables",
 }
 
 CODES: dict[str, str] = {
@@ -76,6 +77,9 @@ CODES: dict[str, str] = {
     "P208": "a rank that is not in this deck",
     "P209": "a suit that is not in this deck",
     "P210": "a name compared with something other than category or suit",
+    "P211": "'wilds' compared with something that is not a number of wild cards",
+    "P212": "'wilds' compared with itself",
+    "P213": "'wilds' compared with more wild cards than a hand holds",
     # ruleset semantics
     "R101": "order names a category that is not defined",
     "R102": "a value that is not a rank",
@@ -118,6 +122,21 @@ CODES: dict[str, str] = {
     "T103": "a describe: template uses a variable that no shape of the category's pattern binds",
     "T104": "a brace in a describe: template that does not open or close a field",
     "T105": "a filter on a describe: field that is not a rank (e.g. {cards:plural})",
+    # draw poker and pay tables
+    "D101": "a pay table names a category its ruleset does not have (with a did-you-mean hint)",
+    "D102": "no shipped pay table has this name",
+    "D103": "the ruleset a pay table names cannot be loaded",
+    "D104": "the pay table's ruleset is not a video-poker game (one pack, five-card hands, no board)",
+    "D105": "a negative pay",
+    "D106": "the pay table pays nothing",
+    "D107": "the file given as a pay table is not one (no paytable: key)",
+    "D108": "a draw needs a plain hand: the ruleset deals hole and board cards",
+    "D109": "a draw starts from a full hand; the wrong number of cards was given",
+    "D110": "--next gives more cards than can be drawn",
+    "D111": "a discarded card is not in the hand",
+    "D112": "more cards to draw than there are unseen cards",
+    "D113": "a draw too large to count exactly, or a deck of several packs",
+    "D114": "draw options that do not go together, or a pay table for another ruleset",
 }
 
 

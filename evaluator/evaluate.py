@@ -174,11 +174,12 @@ class Engine:
 
     # --- classification of a class ---------------------------------------------------
 
-    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None) -> HandClass:
-        """Build the :class:`HandClass` of rank values (high to low) and a flush suit."""
+    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> HandClass:
+        """Build the :class:`HandClass` of rank values (high to low), a flush suit
+        and the number of wild cards among them."""
         counts = Counter(ranks)
         groups = tuple(sorted(((count, rank) for rank, count in counts.items()), key=lambda g: (-g[0], -g[1])))
-        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)))
+        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds)
 
     def _run_top(self, ranks: tuple[int, ...], distinct: int) -> int | None:
         size = self.size
@@ -190,8 +191,8 @@ class Engine:
             return size - 2  # the ace plays low, below the deck's lowest rank
         return None
 
-    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None) -> Classification | None:
-        hand_class = self.hand_class(ranks, flush_suit)
+    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> Classification | None:
+        hand_class = self.hand_class(ranks, flush_suit, wilds)
         for category in self.ruleset.categories:
             binding = category.matcher(hand_class, {})
             if binding is not None:
@@ -362,11 +363,11 @@ class Engine:
                     fits_flush = fits_flush and times <= flush_room[value]
             five_of_a_kind = len(ranks) >= 5 and ranks[0] == ranks[-1]
             if unsuited and (fits_any or five_of_a_kind):
-                found = classify(ranks, None)
+                found = classify(ranks, None, wild_count)
                 if found is not None and (not restricted or self._whole_hand_allows(found)):
                     yield choice, None, found
             if suited and fits_flush:
-                found = classify(ranks, flush_candidate)
+                found = classify(ranks, flush_candidate, wild_count)
                 if found is not None and (not restricted or self._whole_hand_allows(found)):
                     yield choice, flush_candidate, found
 

@@ -59,7 +59,8 @@ class Flush(Node):
 @dataclass(frozen=True, slots=True)
 class Term(Node):
     """One side of a comparison: ``kind`` is variable, rank, top, bottom, all,
-    lowest, highest, suit, category or name; ``text`` the letter, rank or name."""
+    lowest, highest, suit, category, wilds, count or name; ``text`` the letter,
+    rank, number or name."""
 
     kind: str
     text: str = ""
@@ -128,6 +129,9 @@ _FRIENDLY_TOKENS = {
     "LOWEST": "'lowest'",
     "HIGHEST": "'highest'",
     "SUIT": "'suit'",
+    "WILDS": "'wilds'",
+    "NATURAL": "'natural'",
+    "COUNT": "a number of wild cards",
     "$END": "the end of the pattern",
 }
 
@@ -195,6 +199,13 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return Flush()
 
     def comparison(self, left: Term, op: Token, right: Term) -> Compare:
+        for side, other in ((left, right), (right, left)):
+            if side.kind == "count" and other.kind != "wilds":
+                # 0 and 1 are not ranks: without `wilds` they stay the syntax error they always were
+                raise PatternError(
+                    _diagnostic("P101", f"unexpected {side.text!r}", self.text + " ", side.col, self.where,
+                                "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards, as in 'wilds = 0'")
+                )
         return Compare(left, str(op), right, col=left.col)
 
     def category_is(self, name: Token) -> CategoryIs:
@@ -219,6 +230,13 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def name(self, token: Token) -> Term:
         return Term("name", str(token), col=token.column or 1)
+
+    def count(self, token: Token) -> Term:
+        return Term("count", str(token), col=token.column or 1)
+
+    def natural(self, *_: object) -> Compare:
+        # `natural` is shorthand for `wilds = 0`: the hand holds no wild card
+        return Compare(Term("wilds"), "=", Term("count", "0"))
 
     def __default__(self, data: str, children: list[object], meta: object) -> object:
         # The keyword terms: top, bottom, all (-> every), lowest, highest, suit, category.
@@ -342,6 +360,11 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             report("P206", f"unknown category {name!r}", col, f"did you mean {close[0]!r}?" if close else None)
 
     def check_term(term: Term, bound: frozenset[str], other: Term) -> None:
+        if term.kind == "wilds":
+            check_wild_count(term, other)
+            return
+        if other.kind == "wilds":
+            return  # checked from the `wilds` side: it must be a number of wild cards
         if term.kind == "variable":
             if len(term.text) != 1:
                 report("P207", f"{term.text!r} is not a variable: compare one letter, e.g. {term.text[0]}", term.col)
@@ -361,8 +384,29 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
         elif term.kind == "category" and not context.allow_categories:
             report("P205", "'category' is allowed in qualifier, beats and plays_as, not in category patterns", term.col)
 
+    def check_wild_count(term: Term, other: Term) -> None:
+        if other.kind == "count":
+            return
+        if other.kind == "wilds":
+            report("P212", "'wilds' compared with itself", term.col, "compare 'wilds' with a number, e.g. 'wilds = 4'")
+            return
+        number = _wild_number(other)
+        if number is None:
+            report("P211", "'wilds' can only be compared with a number of wild cards", other.col, "write e.g. 'wilds = 4' or 'wilds >= 1'")
+        elif number > context.hand_size:
+            report("P213", f"a hand of {context.hand_size} cards cannot hold {number} wild cards", other.col)
+
     visit(pattern, frozenset())
     return problems
+
+
+def _wild_number(term: Term) -> int | None:
+    """The number a term stands for next to ``wilds`` (0-9, 10), or None."""
+    if term.kind == "count" or (term.kind == "rank" and term.text in "23456789"):
+        return int(term.text)
+    if term.kind == "rank" and term.text == "T":
+        return 10
+    return None
 
 
 # --- matching --------------------------------------------------------------------
@@ -383,6 +427,7 @@ class HandClass:
     flush_suit: str | None
     run_top: int | None
     category: int = -1  # strength of the hand's category; set for qualifier/beats matching
+    wilds: int = 0  # how many wild cards the hand holds (``wilds``, ``natural``)
 
 
 Binding = dict[str, int]
@@ -510,6 +555,11 @@ def _term_reader(term: Term, other: Term, context: PatternContext) -> Callable[[
     lowest_rank, highest_rank = 0, len(context.rank_symbols) - 1
     lowest_bottom = -1 if context.ace_low_in_runs else 0
     kind = term.kind
+    if kind == "wilds":
+        return lambda hand, binding: [hand.wilds]
+    if other.kind == "wilds" and kind in ("rank", "count"):
+        number = _wild_number(term)
+        return lambda hand, binding: [number] if number is not None else None
     if kind == "variable":
         letter = term.text
         return lambda hand, binding: [binding[letter]] if letter in binding else None

@@ -57,3 +57,20 @@ def user_cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
     return base / "pokerrules"
+
+
+@cache
+def paytables_dir() -> Path:
+    """The folder of the shipped pay tables (``NAME.yaml``)."""
+    return _shipped("paytables")
+
+
+def paytable_names() -> list[str]:
+    """The names of every shipped pay table, sorted."""
+    return sorted(p.stem for p in paytables_dir().glob("*.yaml"))
+
+
+def paytable_path(name: str) -> Path | None:
+    """The file of shipped pay table ``name``, or None when there is none."""
+    path = paytables_dir() / f"{name}.yaml"
+    return path if path.is_file() else None

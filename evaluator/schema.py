@@ -274,3 +274,20 @@ def check(doc: Document) -> None:
     diagnostics = validate(doc)
     if diagnostics:
         raise SchemaError(diagnostics)
+
+
+@cache
+def _validator_for(schema_file: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    path = resources.grammar_dir() / schema_file
+    return Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+def validate_against(doc: Document, schema_file: str) -> list[Diagnostic]:
+    """Every violation of the shipped schema ``schema_file`` (e.g. ``paytable.schema.json``)
+    in ``doc``, positioned and sorted, with the same wording as :func:`validate`."""
+    found: dict[Diagnostic, None] = {}
+    for err in _validator_for(schema_file).iter_errors(doc.data):
+        found.update(dict.fromkeys(_diagnose(err, doc)))
+    return sorted(found, key=lambda d: (d.source, d.line, d.col, d.code))

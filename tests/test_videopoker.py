@@ -1,0 +1,286 @@
+"""Video poker: hold EVs against brute force over every draw, exact returns
+against the published figures, pay tables checked like rulesets."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import chain, combinations
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import evaluator
+from evaluator.cli import main
+from evaluator.errors import PokerRulesError
+from evaluator.fast import ruleset_ranker
+from evaluator.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
+from evaluator.paytable import load_paytable
+from evaluator.resources import paytable_names, paytables_dir
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def generic_ev(table_name: str, hand: list[str], kept: list[str]) -> float:
+    """Average pay over every draw, each final hand judged by the generic evaluator."""
+    table = load_paytable(table_name)
+    ruleset = table.ruleset
+    unseen = [str(c) for c in ruleset.deck if str(c) not in hand]
+    total = count = 0.0
+    for drawn in combinations(unseen, 5 - len(kept)):
+        total += table.pays.get(ruleset.evaluate(kept + list(drawn)).category, 0.0)
+        count += 1
+    return total / count
+
+
+def fast_evs(table_name: str, hand: list[str], min_kept: int = 0) -> dict[frozenset[str], float]:
+    """The EV of every hold keeping at least ``min_kept`` cards: every draw ranked
+    with the compiled tables (themselves tested against the generic evaluator)."""
+    table = load_paytable(table_name)
+    ruleset = table.ruleset
+    deck = [str(c) for c in ruleset.deck]
+    unseen = [i for i, c in enumerate(deck) if c not in hand]
+    tables = ruleset_ranker(ruleset).tables
+    result = {}
+    for size in range(min_kept, 6):
+        for kept in combinations(hand, size):
+            number = comb(len(unseen), 5 - size)
+            flat = chain.from_iterable(combinations(unseen, 5 - size))
+            draws = np.fromiter(flat, dtype=np.int64, count=number * (5 - size)).reshape(number, 5 - size)
+            held = np.broadcast_to(np.array([deck.index(c) for c in kept], dtype=np.int64), (len(draws), size))
+            strengths = ruleset.rank_many(np.concatenate([held, draws], axis=1))
+            values, times = np.unique(strengths, return_counts=True)
+            pays = [table.pays.get(tables.category_of(int(v)) or "", 0.0) for v in values]
+            total = sum(pay * int(n) for pay, n in zip(pays, times, strict=True))
+            result[frozenset(kept)] = total / comb(len(unseen), 5 - size)
+    return result
+
+
+def as_map(ranked: list) -> dict[frozenset[str], float]:  # type: ignore[type-arg]
+    return {frozenset(str(c) for c in item.hold): item.ev for item in ranked}
+
+
+# --- holds of famous hands ---------------------------------------------------------------------
+
+
+def test_four_to_a_royal_beats_a_made_flush_in_9_6_jacks() -> None:
+    hand = ["Ah", "Kh", "Qh", "Jh", "9h"]
+    ranked = holds(load_paytable("jacks-or-better-9-6"), " ".join(hand))
+    assert [str(c) for c in ranked[0].hold] == ["Ah", "Kh", "Qh", "Jh"]
+    assert ranked[1].hold == tuple(evaluator.load("jacks-or-better-video").cards(hand))  # the flush, second
+    ours = as_map(ranked)
+    # brute force with the generic evaluator for every hold of three or more cards
+    for size in (5, 4, 3):
+        for kept in combinations(hand, size):
+            assert ours[frozenset(kept)] == pytest.approx(
+                generic_ev("jacks-or-better-9-6", hand, list(kept)), abs=1e-12
+            )
+    # by hand: the ten of hearts, 7 more hearts, 3 other tens, 12 cards pairing A K Q J
+    assert ours[frozenset(hand[:4])] == pytest.approx((800 + 7 * 6 + 3 * 4 + 12 * 1) / 47, abs=1e-12)
+    # and every one of the 32 holds against the fast-path brute force
+    brute = fast_evs("jacks-or-better-9-6", hand)
+    assert set(brute) == set(ours)
+    for kept, ev in brute.items():
+        assert ours[kept] == pytest.approx(ev, abs=1e-12)
+
+
+def test_a_pair_of_deuces_in_full_pay_deuces_wild() -> None:
+    hand = ["2s", "2h", "5c", "9d", "Kh"]
+    ranked = holds(load_paytable("deuces-wild-full-pay"), " ".join(hand))
+    assert [str(c) for c in ranked[0].hold] == ["2s", "2h"]
+    assert ranked[0].ev == pytest.approx(generic_ev("deuces-wild-full-pay", hand, ["2s", "2h"]), abs=1e-12)
+    ours = as_map(ranked)
+    for kept, ev in fast_evs("deuces-wild-full-pay", hand).items():
+        assert ours[kept] == pytest.approx(ev, abs=1e-12)
+    assert max(ours.values()) == ranked[0].ev
+
+
+def test_joker_hand_holds_equal_brute_force() -> None:
+    hand = ["X", "Kd", "Qd", "7c", "3s"]
+    ranked = holds(load_paytable("joker-poker-kings"), " ".join(hand))
+    ours = as_map(ranked)
+    for kept, ev in fast_evs("joker-poker-kings", hand, min_kept=2).items():
+        assert ours[kept] == pytest.approx(ev, abs=1e-12)
+    assert ranked[0].ev == max(ours.values())
+    assert sum(ranked[0].counts.values()) == ranked[0].draws
+
+
+@pytest.mark.slow
+def test_random_hands_every_hold_equals_brute_force() -> None:
+    rng = random.Random(2026)
+    names = ["jacks-or-better-9-6", "deuces-wild-full-pay", "double-double-bonus-9-6", "joker-poker-kings"]
+    for case in range(200):
+        name = names[case * len(names) // 200]  # one game after the other
+        deck = [str(c) for c in load_paytable(name).ruleset.deck]
+        hand = rng.sample(deck, 5)
+        ours = as_map(holds(load_paytable(name), " ".join(hand)))
+        # every hold for the first hands, the holds keeping 2+ cards for all 200 (runtime)
+        for kept, ev in fast_evs(name, hand, min_kept=0 if case % 50 < 2 else 2).items():
+            assert ours[kept] == pytest.approx(ev, abs=1e-12), (name, hand, sorted(kept))
+
+
+def test_holds_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "draw", "jacks-or-better-video", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert len(data["holds"]) == 32
+    assert data["holds"][0]["hold"] == ["Ah", "Kh", "Qh", "Jh"]
+    assert data["holds"][0]["categories"]["royal_flush"]["count"] == 1
+    assert data["holds"][0]["ev"] > data["holds"][1]["ev"] == 6.0
+    code, _, err = run(capsys, "draw", "standard", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6")
+    assert code == 1 and "D114" in err and "Traceback" not in err
+
+
+# --- the game's return ------------------------------------------------------------------------
+
+PUBLISHED = {  # percent, Wizard of Odds (also cited in each pay-table file)
+    "jacks-or-better-9-6": 99.5439,
+    "jacks-or-better-8-5": 97.2984,
+    "bonus-poker-8-5": 99.1660,
+    "double-bonus-10-7": 100.1725,
+    "double-double-bonus-9-6": 98.9808,
+    "deuces-wild-full-pay": 100.7620,
+    "joker-poker-kings": 100.6463,
+}
+
+
+def test_every_shipped_pay_table_cites_its_published_return() -> None:
+    assert set(paytable_names()) == set(PUBLISHED)
+    for name, figure in PUBLISHED.items():
+        table = load_paytable(name)
+        assert table.published_return == figure and table.published_source
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_return_equals_the_published_figure(name: str) -> None:
+    result = game_return(load_paytable(name), use_cache=False)
+    assert round(result.return_ * 100, 4) == PUBLISHED[name]
+    assert sum(result.probabilities.values()) == pytest.approx(1.0, abs=1e-12)
+    assert result.variance > 0
+
+
+@pytest.mark.slow
+def test_return_cli_json_and_cache(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POKERRULES_CACHE", str(tmp_path))
+    code, out, _ = run(capsys, "draw", "deuces-wild-video", "--paytable", "deuces-wild-full-pay", "--json")
+    data = json.loads(out)
+    assert code == 0 and round(data["return"] * 100, 4) == 100.7620
+    assert data["categories"]["four_deuces"] > 0 and data["variance"] > 25
+    files = list((tmp_path / "draw").glob("*.json"))
+    assert len(files) == 1
+    again = game_return(load_paytable("deuces-wild-full-pay"))
+    assert again.from_cache and again.return_ == data["return"]
+
+
+def test_cache_file_is_validated(tmp_path: Path) -> None:
+    table = load_paytable("jacks-or-better-9-6")
+    path = tmp_path / "return-abc.json"
+    made = Payback(table.name, "jacks-or-better-video", 0.99, {"flush": 0.5, "nothing": 0.5}, 2.0, 3, (1, 2, 31))
+    _write_cached(path, made)
+    read = _read_cached(path, table)
+    assert read is not None and read.return_ == 0.99 and read.best_holds == (1, 2, 31)
+    data = json.loads(path.read_text())
+    for broken in (
+        {**data, "return": "0.99"},
+        {**data, "best_holds": [1, 2, 32]},
+        {**data, "key": "other"},
+        {**data, "categories": {"flush": 2.0}},
+        {k: v for k, v in data.items() if k != "variance"},
+    ):
+        path.write_text(json.dumps(broken))
+        assert _read_cached(path, table) is None
+    path.write_text("not json {")
+    assert _read_cached(path, table) is None
+
+
+@pytest.mark.slow
+def test_pay_table_comparison_9_6_against_8_5(capsys: pytest.CaptureFixture[str]) -> None:
+    nine_six, eight_five = load_paytable("jacks-or-better-9-6"), load_paytable("jacks-or-better-8-5")
+    a, b, changes = compare_paytables(nine_six, eight_five)
+    assert a.return_ > b.return_
+    assert changes, "a lower full house and flush pay changes some best holds"
+    for change in changes[:5]:
+        hand = " ".join(map(str, change.hand))
+        assert holds(nine_six, hand)[0].hold == change.hold_a
+        assert holds(eight_five, hand)[0].hold == change.hold_b
+        assert change.hold_a != change.hold_b
+    code, out, _ = run(
+        capsys,
+        "draw",
+        "jacks-or-better-video",
+        "--paytable",
+        "jacks-or-better-9-6",
+        "--against",
+        "jacks-or-better-8-5",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["changed_classes"] == len(changes)
+
+
+# --- pay tables are checked like rulesets ---------------------------------------------------------
+
+
+def test_shipped_pay_tables_pass_check() -> None:
+    assert main(["check", str(paytables_dir())]) == 0
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert '"paytables" = "evaluator/paytables"' in pyproject  # shipped in the wheel
+
+
+def test_typo_and_negative_pay_fail_check_with_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "paytable: bad\nruleset: jacks-or-better-video\npays:\n  royal_flush: 250\n  staright: 4\n  flush: -6\n"
+    )
+    code, out, err = run(capsys, "check", str(bad))
+    text = out + err
+    assert code == 1
+    assert f"{bad}:5:3: error D101: 'staright' is not a category" in text and "did you mean 'straight'" in text
+    assert f"{bad}:6:10: error D105: the pay for flush is negative" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "line"),
+    [
+        ("paytable: x\nruleset: no-such-ruleset\npays: {flush: 1}\n", "D103", 2),
+        ("paytable: x\nruleset: holdem\npays: {flush: 1}\n", "D104", 2),
+        ("paytable: x\nruleset: standard\npays: {flush: 0}\n", "D106", 3),
+        ("paytable: x\nruleset: standard\npays: {flush: 1}\nmax_bet: {coins: 5, pays: {royal: 4000}}\n", "D101", 4),
+        ("paytable: x\nruleset: standard\npays: {flush: 1}\nbonus: 3\n", "S101", 4),
+        ("paytable: x\nruleset: standard\npays: {flush: one}\n", "S102", 3),
+    ],
+)
+def test_pay_table_problems(tmp_path: Path, text: str, code: str, line: int) -> None:
+    from evaluator.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text(text)
+    found = check_file(path)
+    assert found and found[0].code == code and found[0].line == line, found
+
+
+def test_pay_table_loading_errors() -> None:
+    with pytest.raises(PokerRulesError) as problem:
+        load_paytable("jacks-or-better-9-7")
+    assert problem.value.code == "D102" and "jacks-or-better" in (problem.value.first.hint or "")
+    with pytest.raises(PokerRulesError) as problem:
+        load_paytable(str(REPO / "rulesets" / "standard.yaml"))
+    assert problem.value.code == "D107"
+
+
+def test_max_bet_royal_bonus_is_per_coin() -> None:
+    table = load_paytable("deuces-wild-full-pay")
+    assert table.pays["natural_royal_flush"] == 800 and table.pays["four_deuces"] == 200 and table.coins == 5

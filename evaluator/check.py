@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import comb
@@ -46,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .errors import Diagnostic, PokerRulesError
+from .safe_text import github_data, github_property, json_text, visible
 
 if TYPE_CHECKING:
     from .load import Document, Position
@@ -79,25 +81,51 @@ def find_files(paths: Sequence[str]) -> tuple[list[Path], str | None]:
     there, since they are not rule files. A file named explicitly is always
     checked, and each file is checked once.
     """
-    files: list[Path] = []
+    found, _, problem = collect_files(paths)
+    return [path for path, _ in found], problem
+
+
+def collect_files(paths: Sequence[str]) -> tuple[list[tuple[Path, tuple[str, ...]]], list[Diagnostic], str | None]:
+    """The files to check, each with the folders it may reach; what cannot be read; a usage problem.
+
+    A folder named on the command line is a root for the files found in it
+    (their ``extends:`` may reach anywhere inside it). A named path that
+    exists but is not a regular file (a FIFO, a device) is reported, never
+    opened; a folder that cannot be read is reported (``Y125``), not skipped.
+    """
+    files: list[tuple[Path, tuple[str, ...]]] = []
+    problems: list[Diagnostic] = []
     for text in paths:
         path = Path(text)
-        if path.is_dir():
-            files.extend(_walk(path))
-        elif path.is_file():
-            files.append(path)
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            return [], [], f"no such file or directory: {visible(text)}"
+        if stat.S_ISDIR(mode):
+            root = (os.path.realpath(path),)
+            files.extend((found, root) for found in _walk(path, problems))
+        elif stat.S_ISREG(mode):
+            files.append((path, ()))
         else:
-            return [], f"no such file or directory: {text}"
-    unique: dict[str, Path] = {}
-    for path in files:
-        unique.setdefault(os.path.normpath(path), path)
-    return list(unique.values()), None
+            problems.append(Diagnostic("Y101", "cannot read this: not a regular file (a pipe, a device or a socket)",
+                                       text, 1, 1))
+    unique: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for path, roots in files:
+        unique.setdefault(os.path.normpath(path), (path, roots))
+    return list(unique.values()), problems, None
 
 
-def _walk(top: Path) -> list[Path]:
+def _walk(top: Path, problems: list[Diagnostic] | None = None) -> list[Path]:
     found = []
+
+    def unreadable(problem: OSError) -> None:
+        if problems is not None:
+            where = str(problem.filename) if problem.filename is not None else str(top)
+            problems.append(Diagnostic("Y125", f"cannot read this folder ({problem.strerror or problem}); "
+                                       "its files are not checked", where, 1, 1))
+
     # os.walk does not follow symbolic links to folders, so a link loop cannot hang the search.
-    for folder, subfolders, names in os.walk(top):
+    for folder, subfolders, names in os.walk(top, onerror=unreadable):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
         for name in sorted(names):
             if name.endswith(YAML_SUFFIXES) and not name.startswith("."):
@@ -107,15 +135,19 @@ def _walk(top: Path) -> list[Path]:
     return found
 
 
-def check_file(path: Path) -> list[Diagnostic]:
-    """Every diagnostic of one ruleset file, sorted by position."""
+def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
+    """Every diagnostic of one ruleset file, sorted by position.
+
+    ``roots`` are folders (besides the file's own) that its ``extends:`` and
+    ``game.split`` paths may reach.
+    """
     from .errors import SchemaError
     from .load import load_document
     from .ruleset import build_ruleset
 
     source = str(path)
     try:
-        document = load_document(path)
+        document = load_document(path, root=roots)
     except PokerRulesError as problem:
         return list(problem.diagnostics)
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
@@ -128,7 +160,21 @@ def check_file(path: Path) -> list[Diagnostic]:
         return _sorted(problem.diagnostics, document)
     except Exception as bug:  # noqa: BLE001
         return [_internal_error(bug, source)]
-    return _sorted(lint(ruleset, source), document)
+    return _sorted(_split_targets(ruleset) + lint(ruleset, source), document)
+
+
+def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
+    """Each ``game.split`` ruleset loaded as a showdown would load it (confined like ``extends:``)."""
+    from .confine import load_split_half
+
+    game = ruleset.game
+    found: list[Diagnostic] = []
+    for index, split in enumerate(game.split if game is not None else ()):
+        try:
+            load_split_half(ruleset.document, index, split.ruleset)
+        except PokerRulesError as problem:
+            found += problem.diagnostics
+    return found
 
 
 def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
@@ -158,18 +204,25 @@ def _internal_error(bug: Exception, source: str) -> Diagnostic:
     return Diagnostic("R199", message, source, 1, 1, "error", "this is a bug in pokerrules; please report it with the file")
 
 
-def check_paths(paths: Sequence[str]) -> tuple[list[Diagnostic], str | None]:
+def check_paths(
+    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+) -> tuple[list[Diagnostic], str | None]:
     """Check every file under ``paths``; returns the diagnostics and a usage problem.
+
+    ``roots`` (``--root``) are folders every file's ``extends:`` may reach;
+    ``progress`` is told which file is being checked.
 
     A diagnostic found through several files (a problem in a shared parent)
     is reported once.
     """
-    files, problem = find_files(paths)
+    files, unreadable, problem = collect_files(paths)
     if problem:
         return [], problem
-    diagnostics: dict[Diagnostic, None] = {}
-    for path in files:
-        diagnostics.update(dict.fromkeys(check_file(path)))
+    diagnostics: dict[Diagnostic, None] = dict.fromkeys(unreadable)
+    for number, (path, found_roots) in enumerate(files, start=1):
+        if progress is not None:
+            progress(f"{path} ({number} of {len(files)} files)")
+        diagnostics.update(dict.fromkeys(check_file(path, (*found_roots, *roots))))
     return list(diagnostics), None
 
 
@@ -719,28 +772,23 @@ def _words(names: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- reporting
 
 
-def _escape_data(text: str) -> str:
-    """GitHub workflow command data escaping (the message)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    """GitHub workflow command property escaping (file, title): also ``:`` and ``,``."""
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
-    """The diagnostics as text, JSON or GitHub workflow annotations."""
+    """The diagnostics as text, JSON or GitHub workflow annotations.
+
+    Text from the files (messages, hints, file names) is escaped in every
+    format (see :mod:`evaluator.safe_text`): no control, escape or bidi
+    character is printed raw, and no line can start a workflow command.
+    """
     if report_format == "json":
-        return json.dumps([d.as_dict() for d in diagnostics], indent=2) + "\n"
+        return json_text(json.dumps([d.as_dict() for d in diagnostics], indent=2)) + "\n"
     if report_format == "github":
         lines = []
         for d in diagnostics:
             level = "error" if d.severity == "error" else "warning"
-            message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+            message = visible(d.message) + (f"\nhint: {visible(d.hint)}" if d.hint else "")
             lines.append(
-                f"::{level} file={_escape_property(d.source)},line={d.line},col={d.col},"
-                f"title={_escape_property(d.code)}::{_escape_data(message)}"
+                f"::{level} file={github_property(d.source)},line={d.line},col={d.col},"
+                f"title={github_property(d.code)}::{github_data(message)}"
             )
         return "".join(line + "\n" for line in lines)
     return "".join(str(d) + "\n" for d in diagnostics)

@@ -18,12 +18,23 @@ from typing import TextIO
 
 from .cards import tokenize
 from .errors import PokerRulesError
+from .safe_text import GuardedOutput, json_text, visible
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 
 
 def _add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder that extends: and game.split paths may also reach (besides the file's own folder); repeatable",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one hand per argument ('As Kd Qh Jc Ts'), or one card per argument, or - to read one hand per line from stdin",
     )
     _add_json(evaluate)
+    _add_root(evaluate)
 
     showdown = commands.add_parser("showdown", help="who wins: each player's best hand and share of the pot")
     showdown.add_argument("ruleset")
@@ -60,18 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     showdown.add_argument("--hand-size", type=int, help="with --from: cut each line into hands of this many cards (Project Euler 54: 5)")
     showdown.add_argument("--summary", action="store_true", help="with --from: only count the wins of each seat")
     _add_json(showdown)
+    _add_root(showdown)
 
     check = commands.add_parser("check", help="validate ruleset files: schema, patterns, coverage, examples")
     check.add_argument("paths", nargs="+", help="files or directories (searched for *.yaml and *.yml)")
     check.add_argument("--format", choices=("text", "json", "github"), default="text")
     check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument("--json", action="store_true", help="the same as --format json")
+    _add_root(check)
 
     stats = commands.add_parser("stats", help="exact frequency table of a ruleset's categories")
     stats.add_argument("ruleset")
     stats.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
     stats.add_argument("--csv", action="store_true", help="CSV output")
     _add_json(stats)
+    _add_root(stats)
 
     diff = commands.add_parser("diff", help="what changes between two rulesets")
     diff.add_argument("ruleset_a")
@@ -81,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--samples", type=int, default=20000, help="random showdowns to sample when exact counting is too costly")
     diff.add_argument("--seed", type=int, default=2026, help="seed of the sampled showdowns")
     _add_json(diff)
+    _add_root(diff)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a ruleset file")
     _add_json(schema)
@@ -108,10 +124,10 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             title = f"(broken: {problem.first.code})"
         rows.append({"name": name, "title": title})
     if args.json:
-        out.write(json.dumps(rows, indent=2) + "\n")
+        out.write(json_text(json.dumps(rows, indent=2)) + "\n")
     else:
         width = max(len(row["name"]) for row in rows)
-        out.writelines(f"{row['name']:<{width}}  {row['title']}\n" for row in rows)
+        out.writelines(f"{row['name']:<{width}}  {visible(row['title'])}\n" for row in rows)
     return EXIT_OK
 
 
@@ -138,7 +154,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
     from .ruleset import load
 
     stdin = stdin or sys.stdin
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=args.root)
     results = []
     for label, text in _hands_from_args(args.cards, stdin):
         cards = ruleset.cards(text, label)
@@ -146,10 +162,10 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
         results.append((text, hand))
     for text, hand in results:
         if args.json:
-            out.write(json.dumps({"input": text, **hand.as_dict()}, ensure_ascii=False) + "\n")
+            out.write(json_text(json.dumps({"input": text, **hand.as_dict()}, ensure_ascii=False)) + "\n")
         else:
             extra = "" if hand.qualifies else "  (does not qualify)"
-            out.write(f"{' '.join(hand.cards)}  {hand.category}  {hand.describe()}{extra}\n")
+            out.write(f"{visible(' '.join(hand.cards))}  {visible(hand.category)}  {visible(hand.describe())}{extra}\n")
     return EXIT_OK
 
 
@@ -188,14 +204,14 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     from .showdown import showdown
 
     stdin = stdin or sys.stdin
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=args.root)
     if args.source is None:
         if not args.hands:
             sys.stderr.write("pokerrules showdown: give at least one hand, or --from FILE\n")
             return EXIT_USAGE
         result = showdown(ruleset, args.hands, _one_board_or_all(args.board), args.pot)
         if args.json:
-            out.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2) + "\n")
+            out.write(json_text(json.dumps(result.as_dict(), ensure_ascii=False, indent=2)) + "\n")
         else:
             out.write(_showdown_text(result))
         return EXIT_OK
@@ -218,7 +234,7 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
         return EXIT_OK
     for result in results:
         if args.json:
-            out.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
+            out.write(json_text(json.dumps(result.as_dict(), ensure_ascii=False)) + "\n")
         else:
             out.write(_showdown_text(result) + "\n")
     return EXIT_OK
@@ -266,7 +282,7 @@ def _showdown_text(result: object) -> str:
     for half in result.halves:
         if several:
             empty = "  no qualifying hand: the other half takes its chips" if not half.winners else ""
-            lines.append(f"[{half.name}: {half.ruleset}]{empty}")
+            lines.append(f"[{visible(half.name)}: {visible(half.ruleset)}]{empty}")
         for seat, hand in enumerate(half.hands):
             mark = "*" if seat in half.winners else " "
             hole = " ".join(str(card) for card in result.players[seat])
@@ -276,7 +292,7 @@ def _showdown_text(result: object) -> str:
                 lines.append(f"{mark} player {seat + 1}{held}: no hand{share}")
                 continue
             qualifier = "" if hand.qualifies else "  (does not qualify)"
-            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {hand.describe()}{qualifier}{share}")
+            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {visible(hand.describe())}{qualifier}{share}")
     if several:
         lines.extend(f"  player {seat + 1}: {_share_text(result, seat)}" for seat in range(len(result.players)))
     if not result.winners:
@@ -290,9 +306,11 @@ def _showdown_text(result: object) -> str:
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules check``: lint ruleset files and report every diagnostic."""
     from .check import check_paths, render
+    from .progress import Progress
 
     report_format = "json" if args.json else args.format
-    diagnostics, usage_problem = check_paths(args.paths)
+    with Progress("pokerrules check") as progress:
+        diagnostics, usage_problem = check_paths(args.paths, args.root, progress.step)
     if usage_problem:
         sys.stderr.write(f"pokerrules check: {usage_problem}\n")
         return EXIT_USAGE
@@ -341,16 +359,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parse_args(argv)
     except SystemExit as stop:  # argparse has printed usage (or --help)
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    # Whatever a command prints passes a guard: no control, escape or bidi
+    # character, and no line that GitHub would run as a workflow command.
+    workflow = args.command == "check" and args.format == "github" and not args.json
+    real_out, real_err = sys.stdout, sys.stderr
+    sys.stdout = GuardedOutput(real_out, workflow_commands=workflow)  # type: ignore[assignment]
+    sys.stderr = GuardedOutput(real_err, carriage_returns=True)  # type: ignore[assignment]
     try:
         return COMMANDS[args.command](args, sys.stdout)
     except PokerRulesError as problem:
         sys.stderr.write(f"{problem}\n")
         return EXIT_PROBLEM
     except (OSError, UnicodeDecodeError) as problem:
-        sys.stderr.write(f"pokerrules: {problem}\n")
+        sys.stderr.write(f"pokerrules: {visible(problem)}\n")
         return EXIT_PROBLEM
     except KeyboardInterrupt:
+        sys.stderr.write("pokerrules: interrupted\n")
         return 130
+    finally:
+        sys.stdout, sys.stderr = real_out, real_err
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
 from .errors import CardError, Diagnostic, RulesetError
+from .confine import user_roots
 from .load import Document, load_document
 from .patterns import (
     Matcher,
@@ -534,11 +535,14 @@ def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) 
     return Game(hole, board, use_hole, use_board, int(spec.get("boards", 1)), split, str(spec.get("odd_chip", "first_after_button")))
 
 
-_LOADED: dict[tuple[str, float], Ruleset] = {}
+_LOADED: dict[tuple[str, float, tuple[str, ...]], Ruleset] = {}
 
 
-def load(ref: str | Path) -> Ruleset:
+def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:
     """Load a ruleset: a catalogue name (``"standard"``) or a path to a YAML file.
+
+    ``extends:`` and ``game.split`` paths in the file may only reach files
+    inside its own folder tree, or inside ``root`` (a folder or several).
 
     >>> load("standard").name
     'standard'
@@ -555,10 +559,10 @@ def load(ref: str | Path) -> Ruleset:
         stamp = file_path.stat().st_mtime
     except OSError:
         stamp = -1.0
-    cache_key = (str(file_path.resolve()) if stamp >= 0 else str(ref), stamp)
+    cache_key = (str(file_path.resolve()) if stamp >= 0 else str(ref), stamp, user_roots(root))
     if stamp >= 0 and cache_key in _LOADED and not _parents_changed(_LOADED[cache_key]):
         return _LOADED[cache_key]
-    document = load_document(ref)
+    document = load_document(ref, root=root)
     ruleset = build_ruleset(document, Path(document.sources[0]) if document.sources and document.sources[0] != "<string>" else None)
     if stamp >= 0:
         object.__setattr__(ruleset, "_cache_stamps", {src: _mtime(src) for src in document.sources})

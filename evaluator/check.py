@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card
 from .errors import Diagnostic, PokerRulesError
 from .safe_text import github_data, github_property, json_text, visible
+from .work import pattern_factor
 
 if TYPE_CHECKING:
     from .load import Document, Position
@@ -348,6 +349,8 @@ class _Linter:
         self.uses_wilds = bool(self.wild_cards) or self.wild.lowest_rank
         # Suit identity only matters to patterns that compare it (`suit = h`).
         self.flush_suits = ruleset.suits if self.engine.flush_needs_suit else ruleset.suits[:1]
+        # large patterns make every classification and every match cost more (see evaluator.work)
+        self.factor = pattern_factor(category.pattern for category in ruleset.categories)
 
     def _wild_supply(self) -> list[Card]:
         """One real card for each wild card the deck holds (jokers first)."""
@@ -414,7 +417,7 @@ class _Linter:
                 continue
             if check_pattern(pattern, context, text, Where(at.source, at.line, at.col)):
                 continue  # meaningless in this deck (a rank it lacks...): cannot match a hand here
-            budget -= len(analysis.landed)
+            budget -= len(analysis.landed) * self.factor
             if not analysis.complete or budget < 0:
                 found.append(_diagnostic("W101", f"category {name!r} is defined but not in order, so no hand is ever ranked as it",
                                          where, "warning", hint))
@@ -531,7 +534,7 @@ class _Linter:
         for k in self.sizes:
             for w in range(0, min(k, len(self.wild_cards)) + 1):
                 classes = self._count(k - w, self.caps) * (variants if k == self.size else 1)
-                per_class = CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)
+                per_class = (CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)) * self.factor
                 work += classes * per_class
                 if work > MAX_COVERAGE_WORK:
                     return work  # enough to know; the rest need not be counted
@@ -686,7 +689,7 @@ class _Linter:
             where, note = _place(self.document, self.source, ("order", index), ("categories", category.name))
             earlier = self.ruleset.categories[:index]
             # Finding the reason costs a match per class and earlier category: bounded too.
-            cost = len(analysis.landed) * (1 + len(earlier))
+            cost = len(analysis.landed) * (1 + len(earlier)) * self.factor
             if cost > budget:
                 found.append(_diagnostic("W102", f"category {category.name!r} is unreachable: no hand lands in it{note}",
                                          where, "warning", f"remove {category.name!r} from order"))
@@ -792,3 +795,4 @@ def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
             )
         return "".join(line + "\n" for line in lines)
     return "".join(str(d) + "\n" for d in diagnostics)
+

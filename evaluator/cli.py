@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, cast
 
 from .cards import tokenize
 from .errors import PokerRulesError
@@ -363,8 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # character, and no line that GitHub would run as a workflow command.
     workflow = args.command == "check" and args.format == "github" and not args.json
     real_out, real_err = sys.stdout, sys.stderr
-    sys.stdout = GuardedOutput(real_out, workflow_commands=workflow)  # type: ignore[assignment]
-    sys.stderr = GuardedOutput(real_err, carriage_returns=True)  # type: ignore[assignment]
+    sys.stdout = cast(TextIO, GuardedOutput(real_out, workflow_commands=workflow))
+    sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True))
     try:
         return COMMANDS[args.command](args, sys.stdout)
     except PokerRulesError as problem:

@@ -103,8 +103,9 @@ def check_reference(
 def check_named_file(path: Path, confinement: Confinement) -> None:
     """``Y122`` when a rule file is a symbolic link to somewhere outside the trees."""
     if os.path.islink(path) and not confinement.allows(path):
-        raise error(LoadError, "Y122", "the file is a symbolic link that points outside its folder tree; it is not read",
-                    str(path), 1, 1, hint="copy the file into the folder, or name its folder with --root")
+        message = "the file is a symbolic link that points outside its folder tree; it is not read"
+        raise error(LoadError, "Y122", message, str(path), 1, 1,
+                    hint="copy the file into the folder, or name its folder with --root")
 
 
 def looks_like_ruleset(data: Any) -> bool:
@@ -128,8 +129,8 @@ def quiet_errors(problem: PokerRulesError, note: str) -> LoadError:
 
 def not_a_ruleset(source: str) -> LoadError:
     """``Y121``: a parent that parsed, but is not a ruleset mapping."""
-    return error(LoadError, "Y121", "the file named by extends: is not a ruleset (its top level is not a mapping "
-                 "of ruleset keys); its content is not shown", source, 1, 1)
+    return LoadError(Diagnostic("Y121", "the file named by extends: is not a ruleset (its top level is not a mapping "
+                                "of ruleset keys); its content is not shown", source, 1, 1))
 
 
 def load_split_half(document: Any, index: int, value: str) -> Any:
@@ -147,7 +148,8 @@ def load_split_half(document: Any, index: int, value: str) -> Any:
         return load(value)
     where = document.position(("game", "split", index, "ruleset"))
     confinement = Confinement(document.roots or Confinement.around(Path(where.source)).roots)
-    target = check_reference(value, Path(where.source), confinement, (where.source, where.line, where.col), "game.split")
+    position = (where.source, where.line, where.col)
+    target = check_reference(value, Path(where.source), confinement, position, "game.split")
     if not target.is_file():
         raise error(LoadError, "Y123", f"game.split: cannot find {value!r}", where.source, where.line, where.col)
     note = "the file named by game.split cannot be read as a ruleset"

@@ -920,9 +920,9 @@ def write_atomically(path: str | Path, text: str) -> None:
     replaced.
     """
     target = Path(path)
-    if target.is_symlink():
+    if target.is_symlink() and (target.is_file() or not target.exists()):
         raise OSError(f"{path}: is a symbolic link; not replaced (give the real file name)")
-    if target.exists() and not target.is_file():
+    if target.exists() and not target.is_file():  # /dev/stdout, a pipe: written where it leads
         with open(target, "w", encoding="utf-8") as stream:
             stream.write(text)
         return
@@ -953,7 +953,7 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     if args.html:
         from .report import render_html
 
-        if args.html == "-":  # the report on stdout, instead of the text
+        if args.html in ("-", "/dev/stdout"):  # the report on stdout, instead of the text
             out.write(render_html(diff))
             return EXIT_OK
         write_atomically(args.html, render_html(diff))

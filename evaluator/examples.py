@@ -16,11 +16,13 @@ the evaluator found instead.
 from __future__ import annotations
 
 import re
+from math import comb
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .cards import parse_cards
+from .cards import parse_cards, tokenize
 from .errors import Diagnostic, PokerRulesError
+from .evaluate import MAX_SUBSETS
 from .showdown import best_hand, showdown
 
 if TYPE_CHECKING:
@@ -32,16 +34,78 @@ _IS = re.compile(r"^(?P<hand>.+?)\s+is\s+(?P<category>[a-z][a-z0-9_]*)$")
 _WORDS = {1: "wins against", -1: "loses to", 0: "ties with"}
 
 
+# Work is counted in hands tried (subsets of a holding, each about 15 microseconds).
+# One example may try as many as the evaluator allows; the examples of one file
+# together at most MAX_EXAMPLES_WORK, so that a check of one file stays within
+# seconds (1,000 examples of 52 cards would otherwise take hours).
+MAX_EXAMPLES_WORK = 200_000
+
+
 def run_examples(ruleset: Ruleset) -> list[Diagnostic]:
-    """Run every example of ``ruleset``; a diagnostic for each one that fails."""
+    """Run every example of ``ruleset``; a diagnostic for each one that fails.
+
+    Each example's work is estimated before it runs: one that needs more
+    than the evaluator's limit is ``R120``; once the file's examples together
+    pass :data:`MAX_EXAMPLES_WORK`, the rest are not run (one ``W120``).
+    """
     problems = []
+    spent = 0
     for example in ruleset.examples:
+        source = example_source(ruleset, example)
+        work = example_work(ruleset, example.value)
+        if work > MAX_SUBSETS:
+            problems.append(Diagnostic(
+                "R120", f"this example needs {work:,} hands tried to find the best ones; the limit is {MAX_SUBSETS:,}",
+                source, example.line, example.col, hint=f"give at most a few more cards than a hand ({ruleset.hand_size})"))
+            continue
+        if spent + work > MAX_EXAMPLES_WORK:
+            problems.append(Diagnostic(
+                "W120", f"this example and the ones after it are not run: the examples together need more than "
+                f"{MAX_EXAMPLES_WORK:,} hands tried", source, example.line, example.col, "warning",
+                "use fewer cards in the examples"))
+            break
+        spent += work
         message = _run_one(ruleset, example.value)
         if message is not None:
             code, text = message
-            source = example_source(ruleset, example)
             problems.append(Diagnostic(code, text, source, example.line, example.col))
     return problems
+
+
+def example_work(ruleset: Ruleset, value: Any) -> int:
+    """How many hands running an example tries: the subsets of ``hand.size`` cards of each holding.
+
+    Cards are only counted here (text that does not read as cards counts as
+    nothing, and running the example reports it).
+    """
+    size = ruleset.hand_size
+
+    def subsets(*texts: Any) -> int:
+        cards = sum(_count_cards(text) for text in texts)
+        return comb(cards, size) if cards > size else 1
+
+    if isinstance(value, str):
+        match = _IS.match(value.strip()) or _COMPARISON.match(value.strip())
+        if match is None:
+            return 1
+        parts = [match.group("hand")] if "hand" in match.groupdict() else [match.group("a"), match.group("b")]
+        return sum(subsets(part) for part in parts)
+    if isinstance(value, dict):
+        if "showdown" in value and isinstance(value["showdown"], list):
+            board = value.get("board", "")
+            boards = board if isinstance(board, list) else [board]
+            return sum(subsets(hand, item) for hand in value["showdown"] for item in boards) or 1
+        if "hole" in value:
+            return subsets(value.get("hole", ""), value.get("board", ""))
+        return subsets(value.get("hand", ""))
+    return 1
+
+
+def _count_cards(text: Any) -> int:
+    try:
+        return len(tokenize(str(text)))
+    except PokerRulesError:
+        return 0
 
 
 def example_source(ruleset: Ruleset, example: Example) -> str:

@@ -29,6 +29,7 @@ stable ``Y1xx`` code and a position; nothing else escapes for any input text.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import stat
@@ -413,8 +414,8 @@ def _decode(raw: bytes, source: str) -> str:
               hint="save the file as UTF-8")
 
 
-def read_file(path: Path) -> Document:
-    """Read and parse one ruleset file; the size is checked before any byte is read."""
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of one regular file; the size is checked before any byte is read."""
     source = str(path)
     try:
         info = os.stat(path)
@@ -431,7 +432,12 @@ def read_file(path: Path) -> Document:
         _fail("Y101", f"cannot read {source}: {exc.strerror or exc}", source)
     if len(raw) > MAX_FILE_BYTES:
         _fail("Y102", "the file is too large (the limit is 1 MiB)", source)
-    return parse_yaml(_decode(raw, source), source)
+    return raw
+
+
+def read_file(path: Path) -> Document:
+    """Read and parse one ruleset file; the size is checked before any byte is read."""
+    return parse_yaml(_decode(_read_bytes(path), str(path)), str(path))
 
 
 def _is_name(ref: str) -> bool:
@@ -487,18 +493,11 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
     return target
 
 
-# Parents parsed in this process, by real path, modification time and size: a
-# folder of files sharing one parent parses it once per run.
-_PARSED: dict[tuple[str, int, int], Document] = {}
+# Files parsed in this process, by real path and a digest of their bytes: a
+# folder of files sharing one parent parses it once per run, and a file that
+# changed (even within one tick of the file system's clock) is parsed again.
+_PARSED: dict[tuple[str, bytes], Document] = {}
 _PARSED_LIMIT = 128
-
-
-def _stamp(path: Path) -> tuple[str, int, int] | None:
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (os.path.realpath(path), info.st_mtime_ns, info.st_size)
 
 
 def _with_source(doc: Document, source: str) -> Document:
@@ -510,21 +509,27 @@ def _with_source(doc: Document, source: str) -> Document:
     return Document(doc.data, positions, keys, (source,))
 
 
+def _read_once(path: Path) -> Document:
+    """:func:`read_file`, parsing each file's content once per run."""
+    raw = _read_bytes(path)
+    key = (os.path.realpath(path), hashlib.blake2b(raw, digest_size=16).digest())
+    if key in _PARSED:
+        return _with_source(_PARSED[key], str(path))
+    doc = parse_yaml(_decode(raw, str(path)), str(path))
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[key] = doc
+    return doc
+
+
 def _read_parent(path: Path) -> Document:
-    """Read a parent once per run; a parent that is not a ruleset is never quoted (Y121)."""
-    stamp = _stamp(path)
-    if stamp is not None and stamp in _PARSED:
-        return _with_source(_PARSED[stamp], str(path))
+    """Read a parent; one that does not parse, or is not a ruleset, is never quoted (Y121)."""
     try:
-        doc = read_file(path)
+        doc = _read_once(path)
     except LoadError as problem:
         raise quiet_errors(problem, "the file named by extends: cannot be read as a ruleset") from None
     if not looks_like_ruleset(doc.data):
         raise not_a_ruleset(str(path))
-    if stamp is not None:
-        if len(_PARSED) >= _PARSED_LIMIT:
-            _PARSED.pop(next(iter(_PARSED)))
-        _PARSED[stamp] = doc
     return doc
 
 
@@ -563,7 +568,7 @@ class _Chain:
 def _load_chain(path: Path, chain: tuple[tuple[str, str], ...], budget: _Chain, doc: Document | None = None) -> Document:
     """Read ``path`` and its ``extends:`` ancestors; ``chain`` is (identity, name) of the children."""
     if doc is None:
-        doc = read_file(path)
+        doc = _read_once(path)
         budget.spend(doc, path, doc.position(()))
     if doc.data.get("extends") is None:
         return doc

@@ -45,7 +45,9 @@ class Progress:
         self.thread.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.stopped.set()
         if self.thread is not None:
             self.thread.join(timeout=1.0)

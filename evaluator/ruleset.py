@@ -390,6 +390,7 @@ def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
         categories.append(
             Category(name, text, pattern, matcher, key, str(spec.get("describe", name.replace("_", " "))), len(known_order) - index)
         )
+    _check_pattern_work(builder, categories)
 
     wild = _build_wild(builder, data.get("wild") or {}, deck_ranks, suits, jokers, names_context)
     suit_spec = data.get("suits") or {}
@@ -533,6 +534,21 @@ def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) 
         builder.report("G102", f"use_hole + use_board ({use_hole} + {use_board}) must make a hand of {hand_size}", ("game",))
     split = tuple(Split(str(item.get("name", f"half {i + 1}")), str(item.get("ruleset"))) for i, item in enumerate(spec.get("split") or []))
     return Game(hole, board, use_hole, use_board, int(spec.get("boards", 1)), split, str(spec.get("odd_chip", "first_after_button")))
+
+
+def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> None:
+    """R121: patterns so large together that every hand would cost hundreds of usual ones."""
+    from .work import MAX_PATTERN_WORK, pattern_size, patterns_work
+
+    total = patterns_work(c.pattern for c in categories)
+    if total > MAX_PATTERN_WORK:
+        costliest = max(categories, key=lambda c: pattern_size(c.pattern))
+        builder.report(
+            "R121",
+            f"the categories' patterns have {total:,} parts together, each tried for every hand; the limit is "
+            f"{MAX_PATTERN_WORK:,} (the largest, {costliest.name!r}, has {pattern_size(costliest.pattern):,})",
+            ("categories", costliest.name, "pattern"),
+        )
 
 
 _LOADED: dict[tuple[str, float, tuple[str, ...]], Ruleset] = {}

@@ -16,8 +16,8 @@ the evaluator found instead.
 from __future__ import annotations
 
 import re
-from math import comb
 from collections.abc import Callable
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 from .cards import parse_cards, tokenize

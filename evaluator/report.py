@@ -21,7 +21,7 @@ import html
 import math
 from collections.abc import Iterable, Sequence
 
-from .diff import ChangedDeal, CategoryStat, Diff, ExampleHand, Flip, odds_text
+from .diff import CategoryStat, ChangedDeal, Diff, ExampleHand, Flip, odds_text
 from .safe_text import visible
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

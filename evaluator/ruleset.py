@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
-from .errors import CardError, Diagnostic, RulesetError
 from .confine import user_roots
+from .errors import CardError, Diagnostic, RulesetError
 from .load import Document, load_document
 from .patterns import (
     Matcher,

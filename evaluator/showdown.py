@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations, product
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card

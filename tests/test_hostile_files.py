@@ -472,3 +472,14 @@ def test_diff_html_refuses_a_symlink_and_writes_to_stdout(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert "<!DOCTYPE html>" in done.stdout
     assert not list(Path("/dev").glob(".stdout.*"))
+
+
+def test_every_command_that_loads_a_ruleset_takes_root(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", SMALL)
+    child = write(tmp_path / "rules", "child.yaml", "name: child\nextends: ../base.yaml\n")
+    assert run_cli(["eval", str(child), "As Ah Ks Qd Jc"])[0] == 1
+    for argv in (["eval", str(child), "As Ah Ks Qd Jc"], ["showdown", str(child), "As Ah Ks Qd Jc", "Kh Kd Qs Jd 9c"],
+                 ["stats", str(child)], ["diff", str(child), str(child), "--samples", "100"]):
+        code, out, err = run_cli([*argv, "--root", str(tmp_path)])
+        assert code == 0, (argv, err)
+    assert run_cli(["eval", str(child), "As Ah Ks Qd Jc", "--root", str(tmp_path)])[1].split()[-1] == "pair"

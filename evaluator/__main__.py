@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the program is still starting
+    sys.stderr.write("pokerrules: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

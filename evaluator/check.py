@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .errors import Diagnostic, PokerRulesError
+from .safe_text import github_data, github_property, json_text, visible
+from .work import pattern_factor
 
 if TYPE_CHECKING:
     from .load import Document, Position
@@ -85,25 +88,51 @@ def find_files(paths: Sequence[str]) -> tuple[list[Path], str | None]:
     there, since they are not rule files. A file named explicitly is always
     checked, and each file is checked once.
     """
-    files: list[Path] = []
+    found, _, problem = collect_files(paths)
+    return [path for path, _ in found], problem
+
+
+def collect_files(paths: Sequence[str]) -> tuple[list[tuple[Path, tuple[str, ...]]], list[Diagnostic], str | None]:
+    """The files to check, each with the folders it may reach; what cannot be read; a usage problem.
+
+    A folder named on the command line is a root for the files found in it
+    (their ``extends:`` may reach anywhere inside it). A named path that
+    exists but is not a regular file (a FIFO, a device) is reported, never
+    opened; a folder that cannot be read is reported (``Y125``), not skipped.
+    """
+    files: list[tuple[Path, tuple[str, ...]]] = []
+    problems: list[Diagnostic] = []
     for text in paths:
         path = Path(text)
-        if path.is_dir():
-            files.extend(_walk(path))
-        elif path.is_file():
-            files.append(path)
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            return [], [], f"no such file or directory: {visible(text)}"
+        if stat.S_ISDIR(mode):
+            root = (os.path.realpath(path),)
+            files.extend((found, root) for found in _walk(path, problems))
+        elif stat.S_ISREG(mode):
+            files.append((path, ()))
         else:
-            return [], f"no such file or directory: {text}"
-    unique: dict[str, Path] = {}
-    for path in files:
-        unique.setdefault(os.path.normpath(path), path)
-    return list(unique.values()), None
+            problems.append(Diagnostic("Y101", "cannot read this: not a regular file (a pipe, a device or a socket)",
+                                       text, 1, 1))
+    unique: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for path, roots in files:
+        unique.setdefault(os.path.normpath(path), (path, roots))
+    return list(unique.values()), problems, None
 
 
-def _walk(top: Path) -> list[Path]:
+def _walk(top: Path, problems: list[Diagnostic] | None = None) -> list[Path]:
     found = []
+
+    def unreadable(problem: OSError) -> None:
+        if problems is not None:
+            where = str(problem.filename) if problem.filename is not None else str(top)
+            problems.append(Diagnostic("Y125", f"cannot read this folder ({problem.strerror or problem}); "
+                                       "its files are not checked", where, 1, 1))
+
     # os.walk does not follow symbolic links to folders, so a link loop cannot hang the search.
-    for folder, subfolders, names in os.walk(top):
+    for folder, subfolders, names in os.walk(top, onerror=unreadable):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
         for name in sorted(names):
             if name.endswith(YAML_SUFFIXES) and not name.startswith("."):
@@ -113,8 +142,12 @@ def _walk(top: Path) -> list[Path]:
     return found
 
 
-def check_file(path: Path) -> list[Diagnostic]:
-    """Every diagnostic of one ruleset file, sorted by position."""
+def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
+    """Every diagnostic of one ruleset file, sorted by position.
+
+    ``roots`` are folders (besides the file's own) that its ``extends:`` and
+    ``game.split`` paths may reach.
+    """
     from .examples import run_examples
     from .load import load_document
     from .partial import doubts_of, readable_part
@@ -122,7 +155,7 @@ def check_file(path: Path) -> list[Diagnostic]:
 
     source = str(path)
     try:
-        document = load_document(path)
+        document = load_document(path, root=roots)
     except PokerRulesError as problem:
         return list(problem.diagnostics)
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
@@ -146,7 +179,7 @@ def check_file(path: Path) -> list[Diagnostic]:
     found = readable.diagnostics + builder.problems
     doubts = doubts_of(readable.removed, builder.located, builder.broken)
     if not doubts.any and not builder.problems:
-        return _sorted(found + lint(ruleset, source), document)
+        return _sorted(found + _split_targets(ruleset) + lint(ruleset, source), document)
     # Coverage and reachability need the whole ruleset; the examples that do
     # not depend on a broken part can still be judged.
     if not doubts.everything:
@@ -159,6 +192,20 @@ def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagn
         return stage()
     except Exception as bug:  # noqa: BLE001 - report it and go on
         return [_internal_error(bug, source)]
+
+
+def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
+    """Each ``game.split`` ruleset loaded as a showdown would load it (confined like ``extends:``)."""
+    from .confine import load_split_half
+
+    game = ruleset.game
+    found: list[Diagnostic] = []
+    for index, split in enumerate(game.split if game is not None else ()):
+        try:
+            load_split_half(ruleset.document, index, split.ruleset)
+        except PokerRulesError as problem:
+            found += problem.diagnostics
+    return found
 
 
 def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
@@ -188,18 +235,25 @@ def _internal_error(bug: Exception, source: str) -> Diagnostic:
     return Diagnostic("R199", message, source, 1, 1, "error", "this is a bug in pokerrules; please report it with the file")
 
 
-def check_paths(paths: Sequence[str]) -> tuple[list[Diagnostic], str | None]:
+def check_paths(
+    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+) -> tuple[list[Diagnostic], str | None]:
     """Check every file under ``paths``; returns the diagnostics and a usage problem.
+
+    ``roots`` (``--root``) are folders every file's ``extends:`` may reach;
+    ``progress`` is told which file is being checked.
 
     A diagnostic found through several files (a problem in a shared parent)
     is reported once.
     """
-    files, problem = find_files(paths)
+    files, unreadable, problem = collect_files(paths)
     if problem:
         return [], problem
-    diagnostics: dict[Diagnostic, None] = {}
-    for path in files:
-        diagnostics.update(dict.fromkeys(check_file(path)))
+    diagnostics: dict[Diagnostic, None] = dict.fromkeys(unreadable)
+    for number, (path, found_roots) in enumerate(files, start=1):
+        if progress is not None:
+            progress(f"{path} ({number} of {len(files)} files)")
+        diagnostics.update(dict.fromkeys(check_file(path, (*found_roots, *roots))))
     return list(diagnostics), None
 
 
@@ -325,6 +379,8 @@ class _Linter:
         self.uses_wilds = bool(self.wild_cards) or self.wild.lowest_rank
         # Suit identity only matters to patterns that compare it (`suit = h`).
         self.flush_suits = ruleset.suits if self.engine.flush_needs_suit else ruleset.suits[:1]
+        # large patterns make every classification and every match cost more (see evaluator.work)
+        self.factor = pattern_factor(category.pattern for category in ruleset.categories)
 
     def _wild_supply(self) -> list[Card]:
         """One real card for each wild card the deck holds (jokers first)."""
@@ -391,7 +447,7 @@ class _Linter:
                 continue
             if check_pattern(pattern, context, text, Where(at.source, at.line, at.col)):
                 continue  # meaningless in this deck (a rank it lacks...): cannot match a hand here
-            budget -= len(analysis.landed)
+            budget -= len(analysis.landed) * self.factor
             if not analysis.complete or budget < 0:
                 found.append(_diagnostic("W101", f"category {name!r} is defined but not in order, so no hand is ever ranked as it",
                                          where, "warning", hint))
@@ -508,7 +564,7 @@ class _Linter:
         for k in self.sizes:
             for w in range(0, min(k, len(self.wild_cards)) + 1):
                 classes = self._count(k - w, self.caps) * (variants if k == self.size else 1)
-                per_class = CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)
+                per_class = (CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)) * self.factor
                 work += classes * per_class
                 if work > MAX_COVERAGE_WORK:
                     return work  # enough to know; the rest need not be counted
@@ -663,7 +719,7 @@ class _Linter:
             where, note = _place(self.document, self.source, ("order", index), ("categories", category.name))
             earlier = self.ruleset.categories[:index]
             # Finding the reason costs a match per class and earlier category: bounded too.
-            cost = len(analysis.landed) * (1 + len(earlier))
+            cost = len(analysis.landed) * (1 + len(earlier)) * self.factor
             if cost > budget:
                 found.append(_diagnostic("W102", f"category {category.name!r} is unreachable: no hand lands in it{note}",
                                          where, "warning", f"remove {category.name!r} from order"))
@@ -749,28 +805,24 @@ def _words(names: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- reporting
 
 
-def _escape_data(text: str) -> str:
-    """GitHub workflow command data escaping (the message)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    """GitHub workflow command property escaping (file, title): also ``:`` and ``,``."""
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
-    """The diagnostics as text, JSON or GitHub workflow annotations."""
+    """The diagnostics as text, JSON or GitHub workflow annotations.
+
+    Text from the files (messages, hints, file names) is escaped in every
+    format (see :mod:`evaluator.safe_text`): no control, escape or bidi
+    character is printed raw, and no line can start a workflow command.
+    """
     if report_format == "json":
-        return json.dumps([d.as_dict() for d in diagnostics], indent=2) + "\n"
+        return json_text(json.dumps([d.as_dict() for d in diagnostics], indent=2)) + "\n"
     if report_format == "github":
         lines = []
         for d in diagnostics:
             level = "error" if d.severity == "error" else "warning"
-            message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+            message = visible(d.message) + (f"\nhint: {visible(d.hint)}" if d.hint else "")
             lines.append(
-                f"::{level} file={_escape_property(d.source)},line={d.line},col={d.col},"
-                f"title={_escape_property(d.code)}::{_escape_data(message)}"
+                f"::{level} file={github_property(d.source)},line={d.line},col={d.col},"
+                f"title={github_property(d.code)}::{github_data(message)}"
             )
         return "".join(line + "\n" for line in lines)
     return "".join(str(d) + "\n" for d in diagnostics)
+

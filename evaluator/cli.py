@@ -18,7 +18,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from . import cli_args, cli_compare, cli_draw
 from .cards import tokenize
@@ -35,6 +35,7 @@ from .cli_output import (
     render_usage,
 )
 from .errors import Diagnostic, LoadError, PokerRulesError
+from .safe_text import GuardedOutput, visible
 
 if TYPE_CHECKING:
     from .showdown import ShowdownResult
@@ -87,7 +88,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json_document(rows))
     else:
         width = max(len(row["name"]) for row in rows)
-        out.writelines(f"{row['name']:<{width}}  {row['title']}\n" for row in rows)
+        out.writelines(f"{row['name']:<{width}}  {visible(row['title'])}\n" for row in rows)
     return EXIT_OK
 
 
@@ -114,7 +115,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
     from .ruleset import load
 
     stdin = stdin or sys.stdin
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=args.root)
     results = []
     hands = _hands_from_args(args.cards, stdin)
     for label, text in hands:
@@ -127,7 +128,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None)
             out.write(as_json({"input": text, **hand.as_dict()}))
         else:
             extra = "" if hand.qualifies else "  (does not qualify)"
-            out.write(f"{' '.join(hand.cards)}  {hand.category}  {hand.describe()}{extra}\n")
+            out.write(f"{visible(' '.join(hand.cards))}  {visible(hand.category)}  {visible(hand.describe())}{extra}\n")
     return EXIT_OK
 
 
@@ -166,7 +167,7 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     from .showdown import showdown
 
     stdin = stdin or sys.stdin
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=args.root)
     if args.source is None:
         if not args.hands:
             raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
@@ -251,7 +252,7 @@ def _showdown_text(result: object) -> str:
     for half in result.halves:
         if several:
             empty = "  no qualifying hand: the other half takes its chips" if not half.winners else ""
-            lines.append(f"[{half.name}: {half.ruleset}]{empty}")
+            lines.append(f"[{visible(half.name)}: {visible(half.ruleset)}]{empty}")
         for seat, hand in enumerate(half.hands):
             mark = "*" if seat in half.winners else " "
             hole = " ".join(str(card) for card in result.players[seat])
@@ -261,7 +262,7 @@ def _showdown_text(result: object) -> str:
                 lines.append(f"{mark} player {seat + 1}{held}: no hand{share}")
                 continue
             qualifier = "" if hand.qualifies else "  (does not qualify)"
-            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {hand.describe()}{qualifier}{share}")
+            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {visible(hand.describe())}{qualifier}{share}")
     if several:
         lines.extend(f"  player {seat + 1}: {_share_text(result, seat)}" for seat in range(len(result.players)))
     if not result.winners:
@@ -280,9 +281,11 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     many files were checked and what was found.
     """
     from .check import render
+    from .progress import Progress
 
     report_format = "json" if args.json else args.format
-    diagnostics, checked = check_every_path(args.paths)
+    with Progress("pokerrules check") as progress:
+        diagnostics, checked = check_every_path(args.paths, args.root, progress.step)
     out.write(render(diagnostics, report_format))
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]
@@ -291,23 +294,30 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_PROBLEM if errors or (args.strict and warnings) else EXIT_OK
 
 
-def check_every_path(paths: Sequence[str]) -> tuple[list[Diagnostic], int]:
+def check_every_path(
+    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+) -> tuple[list[Diagnostic], int]:
     """The diagnostics of every ruleset file under ``paths`` and how many files were checked.
 
     A path that is neither a file nor a folder gives a Y101 diagnostic (first,
-    in the order given) and the other paths are checked all the same.
+    in the order given) and the other paths are checked all the same. Each
+    folder named is checked as one tree, so its files' ``extends:`` may reach
+    each other; ``roots`` (``--root``) are further folders they may reach.
     """
     from .check import check_paths, find_files
 
     unreadable: list[Diagnostic] = []
+    found_paths: list[str] = []
     files: dict[str, None] = {}
     for text in paths:
         found, problem = find_files([text])
         if problem:
             reason = "not a regular file or directory" if os.path.lexists(text) else "no such file or directory"
             unreadable.append(Diagnostic("Y101", f"cannot read {text}: {reason}", text, hint="check the path"))
+            continue
+        found_paths.append(text)
         files.update(dict.fromkeys(os.path.normpath(path) for path in found))
-    diagnostics, _ = check_paths(list(files)) if files else ([], None)
+    diagnostics, _ = check_paths(found_paths, roots, progress) if found_paths else ([], None)
     return unreadable + diagnostics, len(files)
 
 
@@ -390,8 +400,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
+    # Whatever a command prints passes a guard: no control, escape or bidi
+    # character, and no line that GitHub would run as a workflow command.
+    real_out, real_err = sys.stdout, sys.stderr
     try:
         args = parse_args(argv)
+        workflow = args.command == "check" and getattr(args, "format", None) == "github" and not args.json
+        sys.stdout = cast(TextIO, GuardedOutput(real_out, workflow_commands=workflow))
+        sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True))
         code = COMMANDS[args.command](args, sys.stdout)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
@@ -409,7 +425,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(render_os_error(problem, _wants_json(argv, args)))
         return EXIT_PROBLEM
     except KeyboardInterrupt:
+        sys.stderr.write("pokerrules: interrupted\n")
         return 130
+    finally:
+        sys.stdout, sys.stderr = real_out, real_err
 
 
 if __name__ == "__main__":

@@ -69,6 +69,17 @@ def add_json(parser: argparse.ArgumentParser, text: str = JSON_HELP) -> None:
     parser.add_argument("--json", action="store_true", help=text)
 
 
+def add_root(parser: argparse.ArgumentParser) -> None:
+    """``--root DIR``: a further folder that ``extends:`` and ``game.split`` paths may reach."""
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder that extends: and game.split paths may also reach (besides the file's own folder); repeatable",
+    )
+
+
 def add_list(commands: Any) -> None:
     listing = add_command(
         commands,
@@ -102,6 +113,7 @@ def add_eval(commands: Any) -> None:
         "or - to read one hand per line from stdin",
     )
     add_json(evaluate, JSON_HELP + "; JSON Lines for several hands")
+    add_root(evaluate)
 
 
 def add_showdown(commands: Any) -> None:
@@ -131,6 +143,7 @@ def add_showdown(commands: Any) -> None:
     )
     showdown.add_argument("--summary", action="store_true", help="with --from: only count the wins of each seat")
     add_json(showdown, JSON_HELP + "; with --from (without --summary) JSON Lines, one object per line")
+    add_root(showdown)
 
 
 def add_check(commands: Any) -> None:
@@ -158,6 +171,7 @@ def add_check(commands: Any) -> None:
     )
     check.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
     check.add_argument("--json", action="store_true", help="the same as --format json")
+    add_root(check)
 
 
 def add_stats(commands: Any) -> None:
@@ -175,6 +189,7 @@ def add_stats(commands: Any) -> None:
     stats.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
     stats.add_argument("--csv", action="store_true", help="CSV output")
     add_json(stats)
+    add_root(stats)
 
 
 def add_diff(commands: Any) -> None:
@@ -197,6 +212,7 @@ def add_diff(commands: Any) -> None:
     )
     diff.add_argument("--seed", type=int, default=2026, help="seed of the sampled showdowns")
     add_json(diff)
+    add_root(diff)
 
 
 def add_schema(commands: Any) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .errors import Diagnostic, PokerRulesError
+from .safe_text import json_text, visible
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 #: The exit status of a process whose output pipe was closed (128 + SIGPIPE), as ``yes | head -1`` gives.
@@ -50,7 +51,7 @@ def json_document(data: Any) -> str:
       ]
     }
     """
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
 def json_line(data: Any) -> str:
@@ -59,7 +60,7 @@ def json_line(data: Any) -> str:
     >>> json_line({"category": "pair"})
     '{"category": "pair"}\\n'
     """
-    return json.dumps(data, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(data, ensure_ascii=False)) + "\n"
 
 
 def error_object(
@@ -106,7 +107,7 @@ def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str
         message = f"{path}: {problem.strerror or problem}" if path else str(problem.strerror or problem)
     if as_json:
         return json_line(error_object("io", message, str(path) if path else None))
-    return f"pokerrules: {message}\n"
+    return f"pokerrules: {visible(message)}\n"
 
 
 def _lines(objects: Iterable[dict[str, Any]]) -> str:

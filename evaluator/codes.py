@@ -56,6 +56,12 @@ CODES: dict[str, str] = {
     "Y114": "the file is empty",
     "Y115": "a single value is too long",
     "Y116": "a character YAML does not allow (NUL, control characters, invalid UTF-8)",
+    "Y120": "an extends: or game.split path that is absolute, a URL, or leads outside the allowed folder tree",
+    "Y121": "a file reached through extends: or game.split that is not a ruleset (its content is never shown)",
+    "Y122": "a rule file that is a symbolic link pointing outside its folder tree",
+    "Y123": "a game.split ruleset that cannot be found or loaded",
+    "Y124": "the extends: chain is larger in total than one file may be",
+    "Y125": "a folder that cannot be read (permissions): its files are not checked",
     # schema
     "S101": "unknown key (with a did-you-mean hint)",
     "S102": "a value of the wrong type",
@@ -95,6 +101,9 @@ CODES: dict[str, str] = {
     "R112": "wild.jokers is true but the deck has no jokers",
     "R113": "coverage: a possible hand matches no category (an example hand is given)",
     "R114": "the deck has jokers that are not wild, so no hand holding one can be ranked",
+    "R120": "an example needs more work than the limit (too many cards: best-of subsets to try)",
+    "R121": "a pattern costs more to match than the limit (length x alternatives x hand classes)",
+    "R122": "too many cards to choose the best hand from (the subsets pass the work limit)",
     "R199": "internal error while checking the file (a bug in pokerrules: please report it)",
     # examples
     "E101": "an example fails: the evaluator says something else (shown)",
@@ -107,6 +116,7 @@ CODES: dict[str, str] = {
     "W104": "coverage not checked: too many hand classes to enumerate (the work limit), or hands the evaluator refuses",
     "W130": "the cache folder is owned by another user or writable by group or others: the command runs without the cache",
     "W131": "the cache key file is not a private regular file of this user: the command runs without the cache",
+    "W120": "examples not run: the file's examples together need more work than the limit",
     # games and showdowns
     "G101": "use_hole or use_board is more than the cards dealt",
     "G102": "use_hole + use_board does not make a hand",

@@ -600,11 +600,13 @@ def sampled_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samp
     rng = random.Random(seed)
     judge, examples, changed = _Judge(a, b), [], 0
     meter = _Progress(progress, samples)
-    for number in range(samples):
-        dealt = rng.sample(deck, 2 * cards)
-        changed += _changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
-        meter.update(number + 1)
-    meter.done()
+    try:
+        for number in range(samples):
+            dealt = rng.sample(deck, 2 * cards)
+            changed += _changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
+            meter.update(number + 1)
+    finally:
+        meter.done()
     low, high = wilson_interval(changed, samples)
     return ShowdownShare("sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples))
 
@@ -624,26 +626,23 @@ def showdown_share(a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, 
 
 
 class _Progress:
-    """A one-line progress meter on a terminal's stderr (silent elsewhere)."""
+    """Plain progress lines on stderr (a terminal or not) once dealing has taken a second."""
 
     def __init__(self, stream: TextIO | None, total: int) -> None:
-        self.stream = stream if stream is not None and stream.isatty() else None
+        from .progress import Progress
+
+        self.lines = Progress("pokerrules diff: dealing showdowns", stream) if stream is not None else None
+        if self.lines is not None:
+            self.lines.__enter__()
         self.total = total
-        self.shown = -1
 
     def update(self, done: int) -> None:
-        if self.stream is None:
-            return
-        percent = 100 * done // self.total
-        if percent != self.shown:
-            self.shown = percent
-            self.stream.write(f"\rdealing showdowns {percent:3d}%")
-            self.stream.flush()
+        if self.lines is not None:
+            self.lines.step(f"{100 * done // self.total}%")
 
     def done(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\r" + " " * 24 + "\r")
-            self.stream.flush()
+        if self.lines is not None:
+            self.lines.__exit__(None, None, None)
 
 
 # --- putting it together ------------------------------------------------------------------------------
@@ -913,8 +912,20 @@ def _as_dict(diff: Diff) -> dict[str, Any]:
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so no half-written report is left."""
+    """Write ``text`` to ``path`` through a temporary file, so no half-written report is left.
+
+    A symbolic link is never replaced nor written through (``OSError``): the
+    report goes where the name says or nowhere. A path that is not a regular
+    file (``/dev/stdout``, a pipe) is written directly, since it cannot be
+    replaced.
+    """
     target = Path(path)
+    if target.is_symlink() and (target.is_file() or not target.exists()):
+        raise OSError(f"{path}: is a symbolic link; not replaced (give the real file name)")
+    if target.exists() and not target.is_file():  # /dev/stdout, a pipe: written where it leads
+        with open(target, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        return
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -930,7 +941,8 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     from .cli_output import UsageError
     from .ruleset import load
 
-    a, b = load(args.ruleset_a), load(args.ruleset_b)
+    root = getattr(args, "root", None)
+    a, b = load(args.ruleset_a, root=root), load(args.ruleset_b, root=root)
     samples = args.samples if args.samples is not None else DEFAULT_SAMPLES
     problem = usage_problem(a, b, args.cards, samples)
     if problem:
@@ -941,6 +953,9 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     if args.html:
         from .report import render_html
 
+        if args.html in ("-", "/dev/stdout"):  # the report on stdout, instead of the text
+            out.write(render_html(diff))
+            return EXIT_OK
         write_atomically(args.html, render_html(diff))
     out.write(text)
     return EXIT_OK

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .safe_text import shown_path, visible, visible_lines
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -30,11 +32,13 @@ class Diagnostic:
     context: str | None = None  # the offending text with a caret line under it
 
     def __str__(self) -> str:
-        text = f"{self.source}:{self.line}:{self.col}: {self.severity} {self.code}: {self.message}"
+        # Every field may hold text from a file or a hand: escaped, so that a
+        # message can neither start a line of its own nor drive the terminal.
+        text = f"{shown_path(self.source)}:{self.line}:{self.col}: {self.severity} {self.code}: {visible(self.message)}"
         if self.context:
-            text += "\n" + self.context
+            text += "\n" + visible_lines(self.context)
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {visible(self.hint)}"
         return text
 
     def as_dict(self) -> dict[str, object]:

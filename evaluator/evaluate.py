@@ -26,7 +26,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from .cards import Card, tokenize
-from .errors import CardError, caret, error
+from .errors import CardError, RulesetError, caret, error
 from .patterns import Binding, HandClass
 
 if TYPE_CHECKING:
@@ -37,6 +37,10 @@ MAX_CARDS = 52
 # Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
 # over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
 MAX_WILD_CHOICES = 20_000
+# Choosing the best hand from more cards than a hand holds tries every subset:
+# bounded, so that 52 cards and a hand of 10 (15.8 billion subsets) is a clear
+# error instead of a hang. 50,000 subsets take well under a second.
+MAX_SUBSETS = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +462,13 @@ class Engine:
         """Every set of cards that may play: all of them, or each ``hand.size`` subset."""
         if len(cards) <= self.size:
             return [tuple(cards)]
+        subsets = comb(len(cards), self.size)
+        if subsets > MAX_SUBSETS:
+            raise error(
+                RulesetError, "R122",
+                f"choosing the best {self.size} of {len(cards)} cards means trying {subsets:,} hands; "
+                f"the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards",
+            )
         return combinations(cards, self.size)
 
     def best(self, holding: Sequence[Card], subsets: Iterable[Sequence[Card]]) -> Fill | None:

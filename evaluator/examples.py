@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import parse_cards
+from .cards import parse_cards, tokenize
 from .errors import Diagnostic, PokerRulesError
+from .evaluate import MAX_SUBSETS
 from .showdown import best_hand, showdown
 
 if TYPE_CHECKING:
@@ -30,6 +32,13 @@ if TYPE_CHECKING:
 _COMPARISON = re.compile(r"^(?P<a>.+?)\s+(?P<op>[<>=])\s+(?P<b>.+)$")
 _IS = re.compile(r"^(?P<hand>.+?)\s+is\s+(?P<category>[a-z][a-z0-9_]*)$")
 _WORDS = {1: "wins against", -1: "loses to", 0: "ties with"}
+
+
+# Work is counted in hands tried (subsets of a holding, each about 15 microseconds).
+# One example may try as many as the evaluator allows; the examples of one file
+# together at most MAX_EXAMPLES_WORK, so that a check of one file stays within
+# seconds (1,000 examples of 52 cards would otherwise take hours).
+MAX_EXAMPLES_WORK = 200_000
 
 
 # Whether a failing example is to be reported: given the example and the hands it
@@ -54,9 +63,28 @@ def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnosti
     A failing comparison carries the explanation of the comparison (the
     steps of :meth:`Ruleset.explain`), printed under the message. With
     ``trust``, a failure is reported only when ``trust`` accepts it.
+
+    Each example's work is estimated before it runs: one that needs more
+    than the evaluator's limit is ``R120``; once the file's examples together
+    pass :data:`MAX_EXAMPLES_WORK`, the rest are not run (one ``W120``).
     """
     problems = []
+    spent = 0
     for example in ruleset.examples:
+        source = example_source(ruleset, example)
+        work = example_work(ruleset, example.value)
+        if work > MAX_SUBSETS:
+            problems.append(Diagnostic(
+                "R120", f"this example needs {work:,} hands tried to find the best ones; the limit is {MAX_SUBSETS:,}",
+                source, example.line, example.col, hint=f"give at most a few more cards than a hand ({ruleset.hand_size})"))
+            continue
+        if spent + work > MAX_EXAMPLES_WORK:
+            problems.append(Diagnostic(
+                "W120", f"this example and the ones after it are not run: the examples together need more than "
+                f"{MAX_EXAMPLES_WORK:,} hands tried", source, example.line, example.col, "warning",
+                "use fewer cards in the examples"))
+            break
+        spent += work
         hands: list[Hand | None] = []
         result = _run_one(ruleset, example.value, hands)
         if result is None:
@@ -66,11 +94,46 @@ def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnosti
             hands.append(None)  # no hand could be made: what the file meant is unknown
         if trust is not None and failure.cause not in _CARD_CODES and not trust(ruleset, example.value, hands):
             continue
-        source = example_source(ruleset, example)
         problems.append(
             Diagnostic(failure.code, failure.message, source, example.line, example.col, context=failure.context)
         )
     return problems
+
+
+def example_work(ruleset: Ruleset, value: Any) -> int:
+    """How many hands running an example tries: the subsets of ``hand.size`` cards of each holding.
+
+    Cards are only counted here (text that does not read as cards counts as
+    nothing, and running the example reports it).
+    """
+    size = ruleset.hand_size
+
+    def subsets(*texts: Any) -> int:
+        cards = sum(_count_cards(text) for text in texts)
+        return comb(cards, size) if cards > size else 1
+
+    if isinstance(value, str):
+        match = _IS.match(value.strip()) or _COMPARISON.match(value.strip())
+        if match is None:
+            return 1
+        parts = [match.group("hand")] if "hand" in match.groupdict() else [match.group("a"), match.group("b")]
+        return sum(subsets(part) for part in parts)
+    if isinstance(value, dict):
+        if "showdown" in value and isinstance(value["showdown"], list):
+            board = value.get("board", "")
+            boards = board if isinstance(board, list) else [board]
+            return sum(subsets(hand, item) for hand in value["showdown"] for item in boards) or 1
+        if "hole" in value:
+            return subsets(value.get("hole", ""), value.get("board", ""))
+        return subsets(value.get("hand", ""))
+    return 1
+
+
+def _count_cards(text: Any) -> int:
+    try:
+        return len(tokenize(str(text)))
+    except PokerRulesError:
+        return 0
 
 
 def example_source(ruleset: Ruleset, example: Example) -> str:

@@ -17,7 +17,8 @@ each cheap and bounded:
    resolver; types JSON has no word for (timestamps, ``=``, ``<<``) stay text.
 
 ``load_document`` then follows ``extends:`` (a catalogue name, or a path
-relative to the extending file) and merges child over parent: maps merge key
+relative to the extending file, which must stay inside the allowed folder
+trees: see :mod:`evaluator.confine`) and merges child over parent: maps merge key
 by key, lists and scalars replace, ``null`` removes the parent's key, and
 ``name``, ``title``, ``examples`` and ``extends`` are never inherited. The
 merged :class:`Document` keeps, for each value, the position in the file the
@@ -28,10 +29,12 @@ stable ``Y1xx`` code and a position; nothing else escapes for any input text.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -47,6 +50,16 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from . import resources
+from .confine import (
+    Confinement,
+    check_named_file,
+    check_reference,
+    is_catalogue_name,
+    looks_like_ruleset,
+    not_a_ruleset,
+    quiet_errors,
+    user_roots,
+)
 from .errors import LoadError, caret, error
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB
@@ -54,6 +67,10 @@ MAX_DEPTH = 32  # nested mappings/lists, the top mapping counting as 1
 MAX_NODES = 100_000
 MAX_SCALAR_CHARS = 10_000
 MAX_EXTENDS = 16  # `extends:` links followed from the file asked for
+# A whole chain counts as one file for the size and value limits, so a chain of
+# large parents cannot multiply the work of one check.
+MAX_CHAIN_BYTES = MAX_FILE_BYTES
+MAX_CHAIN_NODES = 100_000
 
 YamlPath = tuple[str | int, ...]
 
@@ -93,6 +110,8 @@ class Document:
     positions: dict[tuple, Position] = field(default_factory=dict)
     key_positions: dict[tuple, Position] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
+    # the folder trees (real paths) that `extends:` and `game.split` paths may reach
+    roots: tuple[str, ...] = ()
 
     def position(self, path: tuple) -> Position:
         """The position of the value at ``path``, or of its nearest ancestor that has one."""
@@ -395,8 +414,8 @@ def _decode(raw: bytes, source: str) -> str:
               hint="save the file as UTF-8")
 
 
-def read_file(path: Path) -> Document:
-    """Read and parse one ruleset file; the size is checked before any byte is read."""
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of one regular file; the size is checked before any byte is read."""
     source = str(path)
     try:
         info = os.stat(path)
@@ -413,12 +432,17 @@ def read_file(path: Path) -> Document:
         _fail("Y101", f"cannot read {source}: {exc.strerror or exc}", source)
     if len(raw) > MAX_FILE_BYTES:
         _fail("Y102", "the file is too large (the limit is 1 MiB)", source)
-    return parse_yaml(_decode(raw, source), source)
+    return raw
+
+
+def read_file(path: Path) -> Document:
+    """Read and parse one ruleset file; the size is checked before any byte is read."""
+    return parse_yaml(_decode(_read_bytes(path), str(path)), str(path))
 
 
 def _is_name(ref: str) -> bool:
     """A catalogue name has no directory part and no YAML suffix."""
-    return "/" not in ref and "\\" not in ref and not ref.lower().endswith(_YAML_SUFFIXES)
+    return is_catalogue_name(ref)
 
 
 def _identity(path: Path) -> str:
@@ -449,8 +473,8 @@ def _missing_path_hint(target: Path) -> str | None:
     return _did_you_mean(target.name, sorted(siblings))
 
 
-def _extends_target(doc: Document, path: Path) -> Path:
-    """The parent file a document's ``extends:`` names (Y111 when there is none)."""
+def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path:
+    """The parent file a document's ``extends:`` names (Y111 none, Y120 not allowed)."""
     value = doc.data["extends"]
     where = doc.position(("extends",))
     if not isinstance(value, str) or not value.strip():
@@ -461,39 +485,126 @@ def _extends_target(doc: Document, path: Path) -> Path:
             _fail_at("Y111", f"extends: no ruleset named {value!r} in the catalogue", where,
                      hint=_did_you_mean(value, resources.catalogue_names()))
         return found
-    target = path.parent / value  # relative to the extending file, not the working directory
+    # relative to the extending file, not the working directory; confined before it is touched
+    target = check_reference(value, path, confinement, (where.source, where.line, where.col))
     if not target.is_file():
         _fail_at("Y111", f"extends: cannot find {value!r} (looked for {target})", where,
                  hint=_missing_path_hint(target))
     return target
 
 
-def _load_chain(path: Path, chain: tuple[tuple[str, str], ...]) -> Document:
+# Files parsed in this process, by real path and a digest of their bytes: a
+# folder of files sharing one parent parses it once per run, and a file that
+# changed (even within one tick of the file system's clock) is parsed again.
+_PARSED: dict[tuple[str, bytes], Document] = {}
+_PARSED_LIMIT = 128
+
+
+def _with_source(doc: Document, source: str) -> Document:
+    """The same parsed file, its positions naming it as ``source``."""
+    if doc.sources == (source,):
+        return doc
+    positions = {path: Position(source, p.line, p.col) for path, p in doc.positions.items()}
+    keys = {path: Position(source, p.line, p.col) for path, p in doc.key_positions.items()}
+    return Document(doc.data, positions, keys, (source,))
+
+
+def _read_once(path: Path) -> Document:
+    """:func:`read_file`, parsing each file's content once per run."""
+    raw = _read_bytes(path)
+    key = (os.path.realpath(path), hashlib.blake2b(raw, digest_size=16).digest())
+    if key in _PARSED:
+        return _with_source(_PARSED[key], str(path))
+    doc = parse_yaml(_decode(raw, str(path)), str(path))
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[key] = doc
+    return doc
+
+
+def _read_parent(path: Path) -> Document:
+    """Read a parent; one that does not parse, or is not a ruleset, is never quoted (Y121)."""
+    try:
+        doc = _read_once(path)
+    except LoadError as problem:
+        raise quiet_errors(problem, "the file named by extends: cannot be read as a ruleset") from None
+    if not looks_like_ruleset(doc.data):
+        raise not_a_ruleset(str(path))
+    return doc
+
+
+@dataclass
+class _Chain:
+    """What following one file's ``extends:`` chain has cost so far."""
+
+    confinement: Confinement
+    size: int = 0
+    values: int = 0
+
+    def spend(self, doc: Document, path: Path, where: Position) -> None:
+        """Count a parent against the chain's limits (Y124 at the ``extends:`` that passed them)."""
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
+        self.size += size
+        self.values += len(doc.positions)
+        if self.size > MAX_CHAIN_BYTES or self.values > MAX_CHAIN_NODES:
+            _fail_at("Y124", f"the extends chain is too large: together its files pass the limit of one file "
+                     f"({MAX_CHAIN_BYTES:,} bytes, {MAX_CHAIN_NODES:,} values)", where,
+                     hint="keep parents small; a chain is read as if it were one file")
+
+    def check_size(self, path: Path, where: Position) -> None:
+        """Refuse a parent before reading it when its size alone passes the chain's limit."""
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            return
+        if self.size + size > MAX_CHAIN_BYTES:
+            _fail_at("Y124", f"the extends chain is too large: together its files pass {MAX_CHAIN_BYTES:,} bytes",
+                     where, hint="keep parents small; a chain is read as if it were one file")
+
+
+def _load_chain(path: Path, chain: tuple[tuple[str, str], ...], budget: _Chain, doc: Document | None = None) -> Document:
     """Read ``path`` and its ``extends:`` ancestors; ``chain`` is (identity, name) of the children."""
-    doc = read_file(path)
+    if doc is None:
+        doc = _read_once(path)
+        budget.spend(doc, path, doc.position(()))
     if doc.data.get("extends") is None:
         return doc
     here = (*chain, (_identity(path), path.name))
-    target = _extends_target(doc, path)
+    target = _extends_target(doc, path, budget.confinement)
     identity = _identity(target)
     seen = [ident for ident, _ in here]
+    where = doc.position(("extends",))
     if identity in seen:
         names = [name for _, name in here[seen.index(identity):]] + [target.name]
-        _fail_at("Y112", "extends cycle: " + " -> ".join(names), doc.position(("extends",)))
+        _fail_at("Y112", "extends cycle: " + " -> ".join(names), where)
     if len(here) > MAX_EXTENDS:
-        _fail_at("Y113", f"extends chain is deeper than {MAX_EXTENDS} files",
-                 doc.position(("extends",)),
+        _fail_at("Y113", f"extends chain is deeper than {MAX_EXTENDS} files", where,
                  hint=" -> ".join(name for _, name in here[:3]) + " -> ...")
-    return merge(_load_chain(target, here), doc)
+    budget.check_size(target, where)
+    parent = _read_parent(target)
+    budget.spend(parent, target, where)
+    return merge(_load_chain(target, here, budget, parent), doc)
 
 
-def load_document(ref: str | Path, base_dir: Path | None = None) -> Document:
+def load_document(
+    ref: str | Path, base_dir: Path | None = None, root: str | Path | Sequence[str | Path] | None = None
+) -> Document:
     """Load a ruleset by catalogue name or path, with its ``extends:`` chain merged in.
 
     A string with no ``/`` and no ``.yaml``/``.yml`` suffix is a catalogue name;
     anything else is a path (relative paths are taken from ``base_dir`` when given).
+    ``extends:`` paths must stay inside the folder of the file named here or
+    inside ``root`` (one folder or several), symbolic links included
+    (see :mod:`evaluator.confine`).
     """
-    return _load_chain(_resolve_ref(ref, base_dir), ())
+    path = _resolve_ref(ref, base_dir)
+    confinement = Confinement.around(path, user_roots(root))
+    check_named_file(path, confinement)
+    doc = _load_chain(path, (), _Chain(confinement))
+    return replace(doc, roots=confinement.roots)
 
 
 # --------------------------------------------------------------------------- merging

@@ -21,7 +21,8 @@ import html
 import math
 from collections.abc import Iterable, Sequence
 
-from .diff import ChangedDeal, CategoryStat, Diff, ExampleHand, Flip, odds_text
+from .diff import CategoryStat, ChangedDeal, Diff, ExampleHand, Flip, odds_text
+from .safe_text import visible
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
@@ -95,8 +96,8 @@ footer { margin-top: 30px; color: #7a8294; font-size: 12px; }
 
 
 def esc(text: object) -> str:
-    """HTML-escape any value."""
-    return html.escape(str(text), quote=True)
+    """HTML-escape any value; control and bidi characters are shown escaped (see :mod:`evaluator.safe_text`)."""
+    return html.escape(visible(text), quote=True)
 
 
 # --- cards ------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
+from .confine import user_roots
 from .errors import CardError, Diagnostic, RulesetError
 from .load import Document, load_document
 from .patterns import (
@@ -467,6 +468,7 @@ def _build(builder: _Builder, path: Path | None) -> Ruleset:
             describe_path = ("categories", name, "describe")
             builder.add(check_template(describe, pattern, name, builder.where(describe_path)), describe_path)
         categories.append(Category(name, text, pattern, matcher, key, describe, len(known_order) - index))
+    _check_pattern_work(builder, categories)
 
     wild = _build_wild(builder, data.get("wild") or {}, deck_ranks, suits, jokers, names_context)
     suit_spec = data.get("suits") or {}
@@ -610,11 +612,29 @@ def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) 
     return Game(hole, board, use_hole, use_board, int(spec.get("boards", 1)), split, str(spec.get("odd_chip", "first_after_button")))
 
 
-_LOADED: dict[tuple[str, float], Ruleset] = {}
+def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> None:
+    """R121: patterns so large together that every hand would cost hundreds of usual ones."""
+    from .work import MAX_PATTERN_WORK, pattern_size, patterns_work
+
+    total = patterns_work(c.pattern for c in categories)
+    if total > MAX_PATTERN_WORK:
+        costliest = max(categories, key=lambda c: pattern_size(c.pattern))
+        builder.report(
+            "R121",
+            f"the categories' patterns have {total:,} parts together, each tried for every hand; the limit is "
+            f"{MAX_PATTERN_WORK:,} (the largest, {costliest.name!r}, has {pattern_size(costliest.pattern):,})",
+            ("categories", costliest.name, "pattern"),
+        )
 
 
-def load(ref: str | Path) -> Ruleset:
+_LOADED: dict[tuple[str, float, tuple[str, ...]], Ruleset] = {}
+
+
+def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:
     """Load a ruleset: a catalogue name (``"standard"``) or a path to a YAML file.
+
+    ``extends:`` and ``game.split`` paths in the file may only reach files
+    inside its own folder tree, or inside ``root`` (a folder or several).
 
     >>> load("standard").name
     'standard'
@@ -631,10 +651,10 @@ def load(ref: str | Path) -> Ruleset:
         stamp = file_path.stat().st_mtime
     except OSError:
         stamp = -1.0
-    cache_key = (str(file_path.resolve()) if stamp >= 0 else str(ref), stamp)
+    cache_key = (str(file_path.resolve()) if stamp >= 0 else str(ref), stamp, user_roots(root))
     if stamp >= 0 and cache_key in _LOADED and not _parents_changed(_LOADED[cache_key]):
         return _LOADED[cache_key]
-    document = load_document(ref)
+    document = load_document(ref, root=root)
     ruleset = build_ruleset(document, Path(document.sources[0]) if document.sources and document.sources[0] != "<string>" else None)
     if stamp >= 0:
         object.__setattr__(ruleset, "_cache_stamps", {src: _mtime(src) for src in document.sources})

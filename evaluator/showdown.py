@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations, product
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
@@ -336,19 +335,13 @@ def _read_all(ruleset: Ruleset, players: Sequence[CardsLike], boards: Sequence[C
 
 def _half_rulesets(ruleset: Ruleset) -> list[tuple[str, Ruleset]]:
     """(name, ruleset) of every half: the game's ``split``, or the ruleset alone."""
-    from .ruleset import load
-
     game = ruleset.game
     if game is None or not game.split:
         return [("high" if ruleset.direction == "high" else "low", ruleset)]
-    halves = []
-    for split in game.split:
-        ref: str | Path = split.ruleset
-        # a path in a split is relative to the file that names it, as `extends:` is
-        if ruleset.path is not None and ("/" in split.ruleset or split.ruleset.endswith((".yaml", ".yml"))):
-            ref = (ruleset.path.parent / split.ruleset).resolve()
-        halves.append((split.name, load(ref)))
-    return halves
+    from .confine import load_split_half
+
+    # a path in a split is relative to the file that names it, and confined, as `extends:` is
+    return [(split.name, load_split_half(ruleset.document, index, split.ruleset)) for index, split in enumerate(game.split)]
 
 
 # --- the showdown ----------------------------------------------------------------------

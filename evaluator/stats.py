@@ -406,13 +406,14 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
 
     if getattr(args, "json", False) and getattr(args, "csv", False):
         raise UsageError("pokerrules stats: choose one of --json and --csv")
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=getattr(args, "root", None))
     cards = getattr(args, "cards", None)
-    bar = ProgressBar(f"counting {ruleset.name}, {cards or default_cards(ruleset)} cards")
-    try:
-        table = stats_table(ruleset, cards, bar)
-    finally:
-        bar.close()
+    from .progress import Progress
+
+    # plain lines on stderr, in a terminal or not, once counting has taken a second
+    label = f"pokerrules stats: counting {ruleset.name}, {cards or default_cards(ruleset)} cards"
+    with Progress(label) as lines:
+        table = stats_table(ruleset, cards, lambda fraction: lines.step(f"{fraction:.0%}"))
     if args.json:
         out.write(render_json(table))
     elif args.csv:

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from . import cli_odds
 from .cards import tokenize
 from .errors import PokerRulesError
 
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print the JSON Schema of a ruleset file")
     _add_json(schema)
+    cli_odds.add_parsers(commands)
     return parser
 
 
@@ -332,6 +334,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "stats": cmd_stats,
     "diff": cmd_diff,
     "schema": cmd_schema,
+    **cli_odds.COMMANDS,
 }
 
 

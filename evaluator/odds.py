@@ -15,9 +15,11 @@ sampling; ``exact=True`` forces enumeration up to ``EXACT_HARD_LIMIT`` (2x10^9
 lookups, a few minutes) and is refused past it.
 
 Geometry: a ruleset's ``game:`` says how many hole and board cards are dealt
-(and how many boards). Without one, each player holds the cards given (rank
-classes: two) and, when that is fewer than a hand, a five-card board is dealt,
-as in hold'em; the best hand of hole and board plays, as ``showdown`` says.
+(and how many boards). Without one, hands of at most two cards (and ranges)
+are hold'em-like: two hole cards and a board of ``hand.size`` cards; longer
+hands are completed to ``hand.size`` cards each, with no board (a ``--board``
+given then plays for everyone). The best hand of hole and board plays, as
+``showdown`` says.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .deals import BATCH, OddsError, Table, build_table, segment_cuts
-from .errors import error
+from .cards import tokenize
+from .errors import PokerRulesError, error
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
 
@@ -155,11 +158,21 @@ class _Totals:
         return np.sqrt(variance / (self.count - 1))
 
 
-def _geometry(ruleset: Ruleset, hands: Sequence[str], boards_given: int) -> tuple[int, int, int]:
+def _geometry(ruleset: Ruleset, hands: Sequence[str]) -> tuple[int, int, int]:
+    """(hole cards, board cards, boards) dealt in this ruleset."""
     game = ruleset.game
     if game is not None:
         return game.hole, game.board, (game.boards if game.board else 1)
-    return 2, ruleset.hand_size, 1
+    # without a game: each player holds the cards given (a range: two)
+    hole = 2
+    for text in hands:
+        try:
+            hole = max(hole, len(tokenize(text)))
+        except PokerRulesError:
+            pass  # a range, or an error reported with its column when the hand is read
+    if hole <= 2 < ruleset.hand_size:
+        return hole, ruleset.hand_size, 1  # hold'em-like: two hole cards and a board
+    return max(hole, ruleset.hand_size), 0, 1  # each hand completed to a full hand
 
 
 def _read_board(ruleset: Ruleset, text: str, board: int, boards: int) -> list[list[int]]:
@@ -180,15 +193,10 @@ def prepare(ruleset: Ruleset, hands: Sequence[str | HandRange], board: str = "",
     """Read the question into a deal table and the engine that settles its deals."""
     if not 2 <= len(hands) <= MAX_PLAYERS:
         raise error(OddsError, "O108", f"{len(hands)} hands given; odds need 2 to {MAX_PLAYERS} players", "<odds>")
-    hole, board_size, boards = _geometry(ruleset, [h if isinstance(h, str) else h.text for h in hands], 1)
+    hole, board_size, boards = _geometry(ruleset, [h if isinstance(h, str) else " ".join(map(str, h.combos[0])) for h in hands])
+    if ruleset.game is None and board.strip() and board_size == 0:
+        board_size = len(ruleset.cards(board, "<board>"))
     ranges = [h if isinstance(h, HandRange) else parse_range(ruleset, h, hole, f"<hand {i + 1}>") for i, h in enumerate(hands)]
-    if ruleset.game is None:
-        # without a game: each player holds the cards given; a board is dealt when that is less than a hand
-        hole = max(max(r.known for r in ranges), 2 if any(not r.combos[0] for r in ranges) else 1)
-        board_size = ruleset.hand_size if hole < ruleset.hand_size else len(board.split()) if board.strip() else 0
-        for i, r in enumerate(ranges):
-            if r.known > hole:
-                raise error(OddsError, "O107", f"hand {i + 1} has {r.known} cards", f"<hand {i + 1}>")
     id_of = {card: i for i, card in enumerate(ruleset.deck)}
     board_ids = _read_board(ruleset, board, board_size, boards)
     dead_ids = [id_of[card] for card in ruleset.cards(dead, "<dead>")] if dead.strip() else []

@@ -281,6 +281,22 @@ class Ruleset:
 
         return ruleset_ranker(self).rank_many(cards)
 
+    def showdown_many(self, holes: Any, boards: Any = None) -> Any:
+        """Pot shares of many deals at once, on the compiled tables (vectorised).
+
+        ``holes`` is an integer array of card ids (the index of each card in
+        :attr:`deck`) of shape (deals, players, hole cards), players in seat
+        order; ``boards`` is (deals, board cards), (deals, boards, board cards)
+        for double board, or None. Returns float64 (deals, players): each
+        player's exact share of the pot, as ``showdown`` divides it (hi-lo
+        halves, double boards, ties, ``beats:`` cycles); a row sums to 1, or to
+        0 when no hand qualifies (the pot is carried). See
+        ``evaluator/batch_showdown.py``.
+        """
+        from .batch_showdown import showdown_many
+
+        return showdown_many(self, holes, boards)
+
 
 # --- building --------------------------------------------------------------------
 

@@ -45,26 +45,30 @@ BATCH = 1 << 16
 
 
 def combination_indices(m: int, k: int) -> np.ndarray:
-    """Every k-subset of ``range(m)`` in lexicographic order, shape (C(m, k), k).
+    """Every k-subset of ``range(m)``, in colex order, shape (C(m, k), k).
 
-    Built column by column with NumPy (no loop over the subsets).
+    In colex order the subsets of ``range(c)`` are a prefix of those of
+    ``range(m)``, so a column is added by copying prefixes block by block (one
+    slice copy per value of the new last element, no loop over the subsets).
 
     >>> combination_indices(4, 2).tolist()
-    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
     """
     if k == 0:
         return np.zeros((1, 0), dtype=np.int16)
     if k > m:
         return np.zeros((0, k), dtype=np.int16)
-    # rows ending at each possible last value, grown one column at a time
     current = np.arange(m, dtype=np.int16)[:, None]
-    for _ in range(1, k):
-        last = current[:, -1].astype(np.int64)
-        counts = m - 1 - last  # values that may follow
-        rows = np.repeat(np.arange(len(current)), counts)
-        starts = np.cumsum(counts) - counts
-        nxt = np.arange(len(rows)) - np.repeat(starts, counts) + np.repeat(last + 1, counts)
-        current = np.concatenate([current[rows], nxt[:, None].astype(np.int16)], axis=1)
+    for width in range(2, k + 1):
+        total = comb(m, width)
+        grown = np.empty((total, width), dtype=np.int16)
+        row = 0
+        for last in range(width - 1, m):
+            count = comb(last, width - 1)  # the subsets of range(last): a prefix of current
+            grown[row : row + count, : width - 1] = current[:count]
+            grown[row : row + count, width - 1] = last
+            row += count
+        current = grown
     return current
 
 

@@ -130,20 +130,23 @@ class _Totals:
         self.halves = {name: zeros.copy() for name in halves}
         self.dead = dict.fromkeys(halves, 0.0)
 
-    def add(self, settled: Any, weight: float) -> None:
+    def add(self, settled: Any, weight: float, squares: bool) -> None:
         shares = settled.shares
+        ones = np.full(len(shares), weight)
         whole = shares > 1 - 1e-9
         part = (shares > 1e-12) & ~whole
-        figures = {"equity": shares, "win": whole.astype(float), "tie": part.astype(float)}
+        figures = {"equity": shares, "win": whole.astype(np.float64), "tie": part.astype(np.float64)}
         for name, values in figures.items():
-            self.sums[name] += weight * values.sum(axis=0)
-            self.squares[name] += weight * (values * values).sum(axis=0)
+            # a matrix product: much faster than a sum down the columns of a narrow array
+            self.sums[name] += ones @ values
+            if squares:
+                self.squares[name] += ones @ (values * values)
         # a scoop is the whole pot: both halves, or the high half when no low qualifies
-        self.sums["scoop"] += weight * whole.sum(axis=0)
+        self.sums["scoop"] += ones @ figures["win"]
         for name, values in settled.halves:
-            self.halves[name] += weight * values.sum(axis=0)
+            self.halves[name] += ones @ values
         for name, dead in settled.dead_halves:
-            self.dead[name] += weight * float(dead.sum())
+            self.dead[name] += weight * float(np.count_nonzero(dead))
         self.weight += weight * len(shares)
         self.count += len(shares)
 
@@ -251,14 +254,14 @@ def odds(
             "<odds>",
             hint="drop --exact to sample, or give more known cards",
         )
-    names = [name for name, _ in engine.halves]
+    names = engine.names
     totals = _Totals(table.players, names)
     report = progress or (lambda fraction: None)
     if exact or (samples is None and work <= EXACT_LIMIT):
         method, used_seed = "exact", None
         done = 0.0
         for batch, weight in table.exact_batches():
-            totals.add(engine.settle(batch), weight)
+            totals.add(engine.settle(batch), weight, squares=False)
             done += len(batch) * engine.cost
             report(min(done / max(work, 1.0), 1.0))
     else:
@@ -269,7 +272,7 @@ def odds(
         drawn = 0
         while drawn < wanted:
             n = min(BATCH, wanted - drawn)
-            totals.add(engine.settle(table.sample(rng, n)), 1.0)
+            totals.add(engine.settle(table.sample(rng, n)), 1.0, squares=True)
             drawn += n
             report(drawn / wanted)
     sampled = method == "sampled"

@@ -1,32 +1,27 @@
-"""Pot shares of many deals at once, on the compiled tables.
+"""Pot shares of batches of deals, with the hi-lo halves apart.
 
-For a batch of deal rows (see :mod:`evaluator.deals`) this settles every
-showdown the way :func:`evaluator.showdown.showdown` does, vectorised: each
-player's best hand per board and per half (hi-lo games judge each half with
-its own ruleset) from :meth:`Ruleset.rank_many`; a hand that does not qualify
-never wins; the pot is divided between the boards that have a winner, on each
-board between the halves that have one, and in each half equally among its
-winners.
+The whole pot is settled by :meth:`Ruleset.showdown_many` (vectorised on the
+compiled tables; ``beats:`` exceptions and top cycles included). Odds of a
+hi-lo game also report how much of each player's equity comes from each half
+and how often nobody qualifies in a half: for those games each half's winners
+are found with the same batch machinery, and the few deals it cannot settle
+alone (an exception that might decide, lowest-card wild in a card-usage game)
+are settled by the generic ``showdown``, half by half.
 
-The board is shared by every player: a game that plays any five of the
-cards ranks the whole holding in one table lookup per player; a game with a
-card-usage rule (Omaha: two hole cards and three of the board) ranks every
-allowed subset, stacked for all players in one call.
-
-``beats:`` exceptions (Italian poker's straight-flush cycle) are not a
-strength: rulesets that have them are settled deal by deal with the generic
-``showdown`` (exact, slower).
+The common case -- one pot, one board, any five of hole and board, a ruleset
+on the tables' direct path -- is settled here without ``showdown_many``: the
+board is shared by every player, so its part of each lookup key (the sum of
+its card codes) is computed once per deal and each player adds only the codes
+of their hole cards. It is tested equal to ``showdown_many`` and to the
+generic showdown.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from .fast import FastRanker, ruleset_ranker
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -42,109 +37,121 @@ class Settled:
 
 
 class ShareEngine:
-    """Settles batches of deals of one ruleset (built once per odds question)."""
+    """Settles batches of deal rows (see :mod:`evaluator.deals`) of one ruleset."""
 
     def __init__(self, ruleset: Ruleset, players: int, hole: int, board: int, boards: int) -> None:
+        from .batch_showdown import _combinations, _Half
         from .showdown import _half_rulesets
 
         self.ruleset = ruleset
         self.players, self.hole, self.board, self.boards = players, hole, board, boards
-        self.halves = _half_rulesets(ruleset)
-        self.generic = bool(ruleset.beats) or any(half.beats for _, half in self.halves)
-        deck = ruleset.deck
-        self.rankers: list[FastRanker] = []
-        self.maps: list[np.ndarray] = []
-        for _, half in self.halves:
-            ranker = ruleset_ranker(half)
-            self.rankers.append(ranker)
-            # card ids of the main deck -> ids of the half's deck (same cards, maybe another order)
-            self.maps.append(np.array([ranker.id_of.get(card, 0) for card in deck], dtype=np.int64))
-        game = ruleset.game
-        self.subsets: list[tuple[list[int], list[int]]] | None = None
-        if game is not None and (game.use_hole is not None or game.use_board is not None):
-            size = ruleset.hand_size
-            use_hole = game.use_hole if game.use_hole is not None else size - (game.use_board or 0)
-            use_board = game.use_board if game.use_board is not None else size - use_hole
-            self.subsets = [(list(h), list(b)) for h in combinations(range(hole), use_hole) for b in combinations(range(board), use_board)]
+        self.names = [name for name, _ in _half_rulesets(ruleset)]
+        self.halves = [_Half(ruleset, rules) for _, rules in _half_rulesets(ruleset)]
+        self.subsets = _combinations(ruleset, hole, board)
+        ranker = self.halves[0].ranker
+        self.shared_board = (
+            len(self.halves) == 1
+            and boards == 1
+            and board >= 1
+            and self.subsets is None
+            and not self.halves[0].beats
+            and ranker.mode == "direct"
+            and not ranker.lowest
+            and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
+        )
 
     @property
     def cost(self) -> int:
         """Rank lookups per deal (the unit of the exact-enumeration limit)."""
-        per_player = len(self.subsets) if self.subsets else 1
-        lookups = self.players * len(self.halves) * self.boards * per_player
-        return lookups * 2000 if self.generic else lookups  # a generic showdown costs ~ 2000 lookups
+        per_player = len(self.subsets) if self.subsets is not None else 1
+        return self.players * len(self.halves) * self.boards * per_player
 
-    def strengths(self, half: int, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """(n, players) values in the half's direction, -1 where the hand does not qualify."""
-        ranker = self.rankers[half]
-        holes = self.maps[half][holes]
-        board = self.maps[half][board]
-        n, players = holes.shape[0], holes.shape[1]
-        if self.subsets is None:
-            cards = np.concatenate([holes, np.broadcast_to(board[:, None, :], (n, players, board.shape[1]))], axis=2)
-            values = ranker.rank_many(cards.reshape(n * players, -1)).reshape(n, players)
-        else:
-            values = np.full((n, players), -1, dtype=np.int64)
-            for use_hole, use_board in self.subsets:
-                part = np.concatenate([holes[:, :, use_hole], np.broadcast_to(board[:, None, use_board], (n, players, len(use_board)))], axis=2)
-                np.maximum(values, ranker.rank_many(part.reshape(n * players, -1)).reshape(n, players), out=values)
-        dense = values // ranker.suit_scale if ranker.mode == "suited" else values
-        qualifies = (values >= 0) & (ranker.tables.categories[np.maximum(dense, 0)] >= 0)
-        return np.where(qualifies, values, -1)
+    def split(self, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, players, hole) and (n, boards, board) views of deal rows."""
+        n, edge = len(deals), self.players * self.hole
+        return deals[:, :edge].reshape(n, self.players, self.hole), deals[:, edge:].reshape(n, self.boards, self.board)
 
     def settle(self, deals: np.ndarray) -> Settled:
         """The shares of every deal row."""
-        if self.generic:
-            return self._settle_generic(deals)
-        n, players, hole, size = len(deals), self.players, self.hole, self.board
-        holes = deals[:, : players * hole].reshape(n, players, hole)
-        shares = np.zeros((n, players))
-        per_half = [np.zeros((n, players)) for _ in self.halves]
-        dead = [np.ones(n, dtype=bool) for _ in self.halves]
-        boards_live = np.zeros(n)
-        per_board = []
-        for b in range(self.boards):
-            start = players * hole + b * size
-            board = deals[:, start : start + size]
-            winners, live = [], np.zeros(n)
-            for h in range(len(self.halves)):
-                values = self.strengths(h, holes, board)
-                best = values.max(axis=1, keepdims=True)
-                won = (values == best) & (best >= 0)
-                winners.append(won)
-                live += won.any(axis=1)
-            per_board.append((winners, live))
-            boards_live += live > 0
-        for winners, live in per_board:
-            for h, won in enumerate(winners):
-                count = won.sum(axis=1, keepdims=True)
-                part = np.where(won, 1.0 / np.maximum(count, 1), 0.0) / np.maximum(live, 1)[:, None] / np.maximum(boards_live, 1)[:, None]
-                per_half[h] += part
-                shares += part
-                dead[h] &= ~won.any(axis=1)
-        names = [name for name, _ in self.halves]
-        return Settled(shares, list(zip(names, per_half)), list(zip(names, dead)))
+        holes, boards = self.split(deals)
+        if self.shared_board:
+            shares = self._shared_board_shares(holes, boards[:, 0])
+            return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
+        shares = self.ruleset.showdown_many(holes, boards)
+        if len(self.halves) == 1:
+            dead = shares.sum(axis=1) == 0
+            return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
+        per_half, dead = self._halves(holes, boards)
+        # deals the batch halves cannot settle alone: the generic showdown, half by half
+        doubtful = np.flatnonzero(np.abs(sum(per_half) - shares).max(axis=1) > 1e-9)
+        for deal in doubtful.tolist():
+            self._generic_halves(holes[deal], boards[deal], deal, per_half, dead)
+        return Settled(shares, list(zip(self.names, per_half)), list(zip(self.names, dead)))
 
-    def _settle_generic(self, deals: np.ndarray) -> Settled:
-        """Deal by deal with the generic showdown (rulesets with ``beats:``)."""
+    def _shared_board_shares(self, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
+        """Shares with the board's part of every key computed once (see the module docstring)."""
+        half = self.halves[0]
+        ranker = half.ranker
+        holes, board = half.id_map[holes], half.id_map[board]
+        layout = ranker.layout
+        k = holes.shape[2] + board.shape[1]
+        dense_nf, _ = ranker._dense_tables(k)
+        table = ranker._code_table
+        board_total = table[board[:, 0]] + np.int64(layout.bias)
+        for j in range(1, board.shape[1]):
+            board_total += table[board[:, j]]
+        flush_bits = np.int64(layout.flush_bits)
+        values = np.empty(holes.shape[:2], dtype=np.int64)
+        for p in range(holes.shape[1]):
+            total = board_total.copy()
+            for j in range(holes.shape[2]):
+                total += table[holes[:, p, j]]
+            values[:, p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
+            if ranker.tables.flush_matters:
+                rows = np.flatnonzero(total & flush_bits)
+                if len(rows):
+                    cards = np.concatenate([holes[rows, p], board[rows]], axis=1)
+                    values[rows, p] = ranker._flush_rows(cards, total[rows], values[rows, p])
+        category = half.category(values)
+        alive = category >= 0
+        best = np.where(alive, values, -2).max(axis=1, keepdims=True)
+        winners = alive & (values == best)
+        return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)
+
+    def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        from .batch_showdown import _values, _winners
+
+        n = len(holes)
+        per_board = []
+        live_boards = np.zeros(n, dtype=np.int64)
+        for b in range(self.boards):
+            board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
+            cards = np.concatenate([holes, board], axis=2)
+            won = [_winners(half, _values(half, cards, self.subsets))[0] for half in self.halves]
+            live = sum(w.any(axis=1).astype(np.int64) for w in won)
+            live_boards += live > 0
+            per_board.append((live, won))
+        per_half = [np.zeros((n, self.players)) for _ in self.halves]
+        dead = [np.ones(n, dtype=bool) for _ in self.halves]
+        for live, won in per_board:
+            for h, winners in enumerate(won):
+                count = winners.sum(axis=1, keepdims=True)
+                per_half[h] += np.where(winners, 1.0 / np.maximum(live_boards[:, None] * live[:, None] * count, 1), 0.0)
+                dead[h] &= ~winners.any(axis=1)
+        return per_half, dead
+
+    def _generic_halves(self, holes: np.ndarray, boards: np.ndarray, deal: int, per_half: list[np.ndarray], dead: list[np.ndarray]) -> None:
         from .showdown import showdown
 
         deck = self.ruleset.deck
-        n, players, hole, size = len(deals), self.players, self.hole, self.board
-        names = [name for name, _ in self.halves]
-        shares = np.zeros((n, players))
-        per_half = [np.zeros((n, players)) for _ in self.halves]
-        dead = [np.ones(n, dtype=bool) for _ in self.halves]
-        for i, row in enumerate(deals.tolist()):
-            hands = [[deck[c] for c in row[p * hole : (p + 1) * hole]] for p in range(players)]
-            start = players * hole
-            boards = [[deck[c] for c in row[start + b * size : start + (b + 1) * size]] for b in range(self.boards)]
-            result = showdown(self.ruleset, hands, boards if self.boards > 1 else boards[0])
-            shares[i] = [float(f) for f in result.fractions]
-            for half in result.halves:
-                h = names.index(half.name.split(" ")[-1]) if half.name.split(" ")[-1] in names else 0
-                for w in half.winners:
-                    per_half[h][i, w] += float(half.share) / len(half.winners)
-                if half.winners:
-                    dead[h][i] = False
-        return Settled(shares, list(zip(names, per_half)), list(zip(names, dead)))
+        players = [[deck[i] for i in hole] for hole in holes.tolist()]
+        board_cards = [[deck[i] for i in board] for board in boards.tolist()]
+        result = showdown(self.ruleset, players, board_cards[0] if len(board_cards) == 1 else board_cards)
+        for h in range(len(self.halves)):
+            per_half[h][deal] = 0.0
+            dead[h][deal] = True
+        for half in result.halves:
+            h = next((i for i, name in enumerate(self.names) if half.name.endswith(name)), 0)
+            for winner in half.winners:
+                per_half[h][deal, winner] += float(half.share) / len(half.winners)
+            dead[h][deal] &= not half.winners

@@ -220,7 +220,7 @@ class _Reader:
                 if not 0.0 <= weight <= 1.0 or weight != weight:
                     raise self.fail("O103", f"the weight {weight_text.strip()!r} is not a number from 0 to 1", col + len(stripped) - len(weight_text))
             for combo in self.item(body, col):
-                merged[tuple(sorted(combo))] = (combo, weight)
+                merged[tuple(sorted(combo, key=str))] = (combo, weight)
         combos = [combo for combo, weight in merged.values() if weight > 0]
         if not combos:
             raise self.fail("O106", "every combination of this range has weight 0", 1)

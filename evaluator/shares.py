@@ -48,6 +48,8 @@ class ShareEngine:
         self.names = [name for name, _ in _half_rulesets(ruleset)]
         self.halves = [_Half(ruleset, rules) for _, rules in _half_rulesets(ruleset)]
         self.subsets = _combinations(ruleset, hole, board)
+        # no exception and no lowest-card wild: the halves' batch winners settle every deal
+        self.halves_alone = not any(half.beats or half.rules.wild.lowest_rank for half in self.halves)
         ranker = self.halves[0].ranker
         self.shared_board = (
             len(self.halves) == 1
@@ -77,6 +79,9 @@ class ShareEngine:
         if self.shared_board:
             shares = self._shared_board_shares(holes, boards[:, 0])
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
+        if len(self.halves) > 1 and self.halves_alone:
+            per_half, dead = self._halves(holes, boards)
+            return Settled(sum(per_half), list(zip(self.names, per_half)), list(zip(self.names, dead)))
         shares = self.ruleset.showdown_many(holes, boards)
         if len(self.halves) == 1:
             dead = shares.sum(axis=1) == 0

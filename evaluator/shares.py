@@ -26,6 +26,9 @@ import numpy as np
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
+#: Rank lookups per chunk: the working arrays of a chunk stay small.
+ROWS = 1 << 18
+
 
 @dataclass
 class Settled:
@@ -74,7 +77,18 @@ class ShareEngine:
         return deals[:, :edge].reshape(n, self.players, self.hole), deals[:, edge:].reshape(n, self.boards, self.board)
 
     def settle(self, deals: np.ndarray) -> Settled:
-        """The shares of every deal row."""
+        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups)."""
+        step = max(64, ROWS // self.cost)
+        if len(deals) <= step:
+            return self._settle(deals)
+        parts = [self._settle(deals[start : start + step]) for start in range(0, len(deals), step)]
+        return Settled(
+            np.concatenate([part.shares for part in parts]),
+            [(name, np.concatenate([part.halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
+            [(name, np.concatenate([part.dead_halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
+        )
+
+    def _settle(self, deals: np.ndarray) -> Settled:
         holes, boards = self.split(deals)
         if self.shared_board:
             shares = self._shared_board_shares(holes, boards[:, 0])

@@ -204,8 +204,8 @@ def test_range_against_range_equals_brute_force_over_combos() -> None:
 def test_sampled_within_four_standard_errors_of_exact(name: str, hands: list[str], board: str) -> None:
     ruleset = load(name)
     exact = odds(ruleset, hands, board=board, exact=True)
-    sampled = odds(ruleset, hands, board=board, samples=60_000, seed=11)
-    again = odds(ruleset, hands, board=board, samples=60_000, seed=11)
+    sampled = odds(ruleset, hands, board=board, samples=20_000, seed=11)
+    again = odds(ruleset, hands, board=board, samples=20_000, seed=11)
     assert exact.method == "exact" and sampled.method == "sampled" and sampled.seed == 11
     for e, s, a in zip(exact.players, sampled.players, again.players):
         assert s.std_error > 0

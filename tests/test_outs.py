@@ -58,8 +58,8 @@ SEED_TABLE = {1: (2, 4), 2: (4, 8), 3: (7, 13), 4: (9, 17), 5: (11, 20), 6: (13,
 def test_table_columns_match_the_seed_table() -> None:
     for count, (one, two) in SEED_TABLE.items():
         next_card, within_two = chances(count, 47, 2)
-        # the printed table rounds loosely (4 outs: 16.5% printed as 17): within one point
-        assert abs(100 * next_card - one) <= 1 and within_two is not None and abs(100 * within_two - two) <= 1, count
+        # the printed table rounds loosely (4 outs: 16.5% printed as 17; 15 outs: 31.9% as 33)
+        assert abs(100 * next_card - one) <= 1.2 and within_two is not None and abs(100 * within_two - two) <= 1, count
     assert chances(9, 47, 2)[1] == 1 - comb(38, 2) / comb(47, 2)
 
 

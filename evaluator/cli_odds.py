@@ -75,7 +75,9 @@ def add_parsers(commands: Any) -> None:
     odds.add_argument("--samples", type=int, help="sample this many deals (forces Monte Carlo)")
     odds.add_argument("--seed", type=int, help="seed of the Monte Carlo (printed when drawn)")
     odds.add_argument("--exact", action="store_true", help="enumerate every deal (refused past 2x10^9 lookups)")
-    odds.add_argument("--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset")
+    odds.add_argument(
+        "--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset"
+    )
     odds.add_argument("--json", action="store_true", help="machine-readable output")
 
     outs = commands.add_parser(
@@ -99,7 +101,11 @@ def _percent(value: float) -> str:
 
 def odds_text(result: OddsResult) -> str:
     """The human-readable table of one odds answer."""
-    how = f"exact, {result.deals:,} deals" if result.method == "exact" else f"sampled, {result.deals:,} deals, seed {result.seed}"
+    how = (
+        f"exact, {result.deals:,} deals"
+        if result.method == "exact"
+        else f"sampled, {result.deals:,} deals, seed {result.seed}"
+    )
     lines = [f"{result.ruleset}: {how} ({result.seconds:.2f} s)"]
     width = max(8, *(len(p.hand) for p in result.players))
     header = f"  {'hand':<{width}}  {'equity':>7}  {'win':>7}  {'tie':>7}"
@@ -132,7 +138,16 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
         bar = Bar(f"odds under {ruleset.name}")
         try:
             results.append(
-                odds(ruleset, args.hands, board=args.board, dead=args.dead, samples=args.samples, seed=args.seed, exact=args.exact or None, progress=bar)
+                odds(
+                    ruleset,
+                    args.hands,
+                    board=args.board,
+                    dead=args.dead,
+                    samples=args.samples,
+                    seed=args.seed,
+                    exact=args.exact or None,
+                    progress=bar,
+                )
             )
         finally:
             bar.finish()
@@ -154,7 +169,8 @@ def outs_text(result: OutsResult) -> str:
             continue
         two = f", {_percent(player.within_two).strip()} within two cards" if player.within_two is not None else ""
         lines.append(
-            f"  {player.hand}: {len(player.outs)} outs of {player.unseen} unseen: {_percent(player.next_card).strip()} next card{two}"
+            f"  {player.hand}: {len(player.outs)} outs of {player.unseen} unseen: "
+            f"{_percent(player.next_card).strip()} next card{two}"
             f" (exact equity {_percent(player.equity).strip()})"
         )
         for out in player.outs:

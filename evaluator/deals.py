@@ -84,7 +84,7 @@ def segment_cuts(sizes: Sequence[int]) -> np.ndarray:
     left_sets: list[tuple[int, ...]] = [tuple(range(total))]
     for size in sizes:
         grown, grown_left = [], []
-        for way, left in zip(ways, left_sets):
+        for way, left in zip(ways, left_sets, strict=True):
             for chosen in combinations(left, size):
                 grown.append(way + list(chosen))
                 grown_left.append(tuple(x for x in left if x not in chosen))
@@ -154,28 +154,23 @@ class Table:
         """Physical cards left once every ranged player holds a combination."""
         return len(self.physical) - sum(self.hands[p].known for p in self.ranged)
 
-    def combo_tuples(self, limit: float = float("inf")) -> Iterator[tuple[tuple[int, ...], float]]:
+    def combo_tuples(self) -> Iterator[tuple[tuple[int, ...], float]]:
         """Every compatible choice of one combination per ranged player, with its weight."""
-        available = np.bincount(self.physical, minlength=len(self.ruleset.deck)) if len(self.physical) else np.zeros(0, dtype=np.int64)
-        seen = 0
+        available = (
+            np.bincount(self.physical, minlength=len(self.ruleset.deck))
+            if len(self.physical)
+            else np.zeros(0, dtype=np.int64)
+        )
         for choice in product(*(range(len(c)) for c in self.combos)):
             used: dict[int, int] = {}
             fits = True
-            for player_combos, index in zip(self.combos, choice):
+            for player_combos, index in zip(self.combos, choice, strict=True):
                 for card in player_combos[index].tolist():
                     used[card] = used.get(card, 0) + 1
                     if used[card] > available[card]:
                         fits = False
             if fits:
-                yield choice, float(prod(w[i] for w, i in zip(self.weights, choice)))
-            seen += 1
-            if seen > limit:
-                return
-
-    def exact_deals(self) -> int:
-        """How many deals exact enumeration visits."""
-        per = comb(self.left_after_ranges(), len(self.free_slots)) * len(segment_cuts(self.segments))
-        return per * sum(1 for _ in self.combo_tuples())
+                yield choice, float(prod(w[i] for w, i in zip(self.weights, choice, strict=True)))
 
     def exact_batches(self) -> Iterator[tuple[np.ndarray, float]]:
         """Every deal once, in batches of rows with one weight per batch."""
@@ -187,7 +182,7 @@ class Table:
         for choice, weight in self.combo_tuples():
             row = self.template.copy()
             rest = self.physical.copy()
-            for player, combos, index in zip(self.ranged, self.combos, choice):
+            for player, combos, index in zip(self.ranged, self.combos, choice, strict=True):
                 cards = combos[index]
                 row[self.ranged_slots(player)] = cards
                 for card in cards.tolist():  # remove one physical copy
@@ -234,20 +229,30 @@ class Table:
             if not len(todo):
                 break
         else:
-            raise error(OddsError, "O116", "the ranges can hardly ever be dealt together (they keep sharing cards)", "<odds>")
+            raise error(
+                OddsError, "O116", "the ranges can hardly ever be dealt together (they keep sharing cards)", "<odds>"
+            )
         cards = np.concatenate([self.combos[k][chosen[k]] for k in range(len(self.ranged))], axis=1)
         for k, player in enumerate(self.ranged):
             rows[:, self.ranged_slots(player)] = self.combos[k][chosen[k]]
         lookup = np.full(len(available), -1, dtype=np.int64)
         for card, position in first.items():
             lookup[card] = position
-        positions = lookup[cards]
+        positions: np.ndarray = lookup[cards]
         for j in range(1, cards.shape[1]):  # a second copy of a card (two packs) is the next physical card
             positions[:, j] += (cards[:, :j] == cards[:, j : j + 1]).sum(axis=1)
         return positions
 
 
-def build_table(ruleset: Ruleset, hands: list[HandRange], hole: int, board: int, boards: int, board_cards: list[list[int]], dead: list[int]) -> Table:
+def build_table(
+    ruleset: Ruleset,
+    hands: list[HandRange],
+    hole: int,
+    board: int,
+    boards: int,
+    board_cards: list[list[int]],
+    dead: list[int],
+) -> Table:
     """Check what is known against the deck and lay it out as a :class:`Table`.
 
     Raises:
@@ -275,16 +280,21 @@ def build_table(ruleset: Ruleset, hands: list[HandRange], hole: int, board: int,
     ranged, combos, weights = [], [], []
     for p, hand in enumerate(hands):
         if hand.is_fixed:
-            for j, card in enumerate(hand.combos[0]):
-                template[p * hole + j] = id_of[card]
-                take(id_of[card], f"hand {p + 1}")
+            for j, held in enumerate(hand.combos[0]):
+                template[p * hole + j] = id_of[held]
+                take(id_of[held], f"hand {p + 1}")
     for p, hand in enumerate(hands):
         if hand.is_fixed:
             continue
         ids = np.array([[id_of[c] for c in combo] for combo in hand.combos], dtype=np.int64)
         keep = np.array([all(np.bincount(row, minlength=len(deck))[row] <= available[row]) for row in ids])
         if not keep.any():
-            raise error(OddsError, "O106", f"no combination of hand {p + 1} ({hand.text}) is left once the known cards are out", f"<hand {p + 1}>")
+            raise error(
+                OddsError,
+                "O106",
+                f"no combination of hand {p + 1} ({hand.text}) is left once the known cards are out",
+                f"<hand {p + 1}>",
+            )
         w = np.array(hand.weights, dtype=np.float64)[keep]
         ranged.append(p)
         combos.append(ids[keep])
@@ -292,5 +302,10 @@ def build_table(ruleset: Ruleset, hands: list[HandRange], hole: int, board: int,
     physical = np.repeat(np.arange(len(deck)), available)
     table = Table(ruleset, hole, board, boards, hands, template, physical, ranged, combos, weights)
     if table.left_after_ranges() < len(table.free_slots):
-        raise error(OddsError, "O113", f"{len(table.free_slots)} cards to deal but only {table.left_after_ranges()} left in the deck", "<odds>")
+        raise error(
+            OddsError,
+            "O113",
+            f"{len(table.free_slots)} cards to deal but only {table.left_after_ranges()} left in the deck",
+            "<odds>",
+        )
     return table

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from math import prod, sqrt
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .deals import BATCH, OddsError, Table, build_table, segment_cuts
 from .cards import tokenize
+from .deals import BATCH, OddsError, Table, build_table, segment_cuts
 from .errors import PokerRulesError, error
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
@@ -70,7 +71,13 @@ class PlayerOdds:
 
     def as_dict(self, split: bool) -> dict[str, Any]:
         """The JSON form (hi-lo fields only for split games)."""
-        data: dict[str, Any] = {"hand": self.hand, "equity": self.equity, "win": self.win, "tie": self.tie, "std_error": self.std_error}
+        data: dict[str, Any] = {
+            "hand": self.hand,
+            "equity": self.equity,
+            "win": self.win,
+            "tie": self.tie,
+            "std_error": self.std_error,
+        }
         if split:
             names = list(self.halves)
             data["hi"] = self.halves[names[0]]
@@ -151,14 +158,16 @@ class _Totals:
         self.count += len(shares)
 
     def mean(self, name: str) -> np.ndarray:
-        return self.sums[name] / self.weight
+        mean: np.ndarray = self.sums[name] / self.weight
+        return mean
 
     def error(self, name: str, sampled: bool) -> np.ndarray:
         if not sampled or self.count < 2:
             return np.zeros_like(self.sums[name])
         mean = self.mean(name)
         variance = np.maximum(self.squares[name] / self.weight - mean * mean, 0.0)
-        return np.sqrt(variance / (self.count - 1))
+        error: np.ndarray = np.sqrt(variance / (self.count - 1))
+        return error
 
 
 def _geometry(ruleset: Ruleset, hands: Sequence[str]) -> tuple[int, int, int]:
@@ -169,10 +178,8 @@ def _geometry(ruleset: Ruleset, hands: Sequence[str]) -> tuple[int, int, int]:
     # without a game: each player holds the cards given (a range: two)
     hole = 2
     for text in hands:
-        try:
+        with suppress(PokerRulesError):  # a range: its errors are reported with their column when it is read
             hole = max(hole, len(tokenize(text)))
-        except PokerRulesError:
-            pass  # a range, or an error reported with its column when the hand is read
     if hole <= 2 < ruleset.hand_size:
         return hole, ruleset.hand_size, 1  # hold'em-like: two hole cards and a board
     return max(hole, ruleset.hand_size), 0, 1  # each hand completed to a full hand
@@ -187,19 +194,30 @@ def _read_board(ruleset: Ruleset, text: str, board: int, boards: int) -> list[li
     for b, part in enumerate(parts):
         cards = ruleset.cards(part, f"<board {b + 1}>") if part.strip() else []
         if len(cards) > board:
-            raise error(OddsError, "O109", f"board {b + 1} has {len(cards)} cards; {ruleset.name} deals {board}", f"<board {b + 1}>")
+            raise error(
+                OddsError,
+                "O109",
+                f"board {b + 1} has {len(cards)} cards; {ruleset.name} deals {board}",
+                f"<board {b + 1}>",
+            )
         found.append([id_of[card] for card in cards])
     return found + [[] for _ in range(boards - len(found))]
 
 
-def prepare(ruleset: Ruleset, hands: Sequence[str | HandRange], board: str = "", dead: str = "") -> tuple[Table, ShareEngine]:
+def prepare(
+    ruleset: Ruleset, hands: Sequence[str | HandRange], board: str = "", dead: str = ""
+) -> tuple[Table, ShareEngine]:
     """Read the question into a deal table and the engine that settles its deals."""
     if not 2 <= len(hands) <= MAX_PLAYERS:
         raise error(OddsError, "O108", f"{len(hands)} hands given; odds need 2 to {MAX_PLAYERS} players", "<odds>")
-    hole, board_size, boards = _geometry(ruleset, [h if isinstance(h, str) else " ".join(map(str, h.combos[0])) for h in hands])
+    hole, board_size, boards = _geometry(
+        ruleset, [h if isinstance(h, str) else " ".join(map(str, h.combos[0])) for h in hands]
+    )
     if ruleset.game is None and board.strip() and board_size == 0:
         board_size = len(ruleset.cards(board, "<board>"))
-    ranges = [h if isinstance(h, HandRange) else parse_range(ruleset, h, hole, f"<hand {i + 1}>") for i, h in enumerate(hands)]
+    ranges = [
+        h if isinstance(h, HandRange) else parse_range(ruleset, h, hole, f"<hand {i + 1}>") for i, h in enumerate(hands)
+    ]
     id_of = {card: i for i, card in enumerate(ruleset.deck)}
     board_ids = _read_board(ruleset, board, board_size, boards)
     dead_ids = [id_of[card] for card in ruleset.cards(dead, "<dead>")] if dead.strip() else []

@@ -122,12 +122,22 @@ def outs(ruleset: Ruleset, hands: Sequence[str], board: str, dead: str = "") -> 
     hole = game.hole if game is not None else max(len(cards) for cards in players)
     for i, cards in enumerate(players):
         if len(cards) != hole:
-            raise error(OddsError, "O107", f"hand {i + 1} has {len(cards)} cards; outs need every hand's {hole} cards", f"<hand {i + 1}>")
+            raise error(
+                OddsError,
+                "O107",
+                f"hand {i + 1} has {len(cards)} cards; outs need every hand's {hole} cards",
+                f"<hand {i + 1}>",
+            )
     board_cards = ruleset.cards(board, "<board>") if board.strip() else []
     dead_cards = ruleset.cards(dead, "<dead>") if dead.strip() else []
     to_come = board_size - len(board_cards)
     if not board_cards or to_come <= 0 or board_size == 0:
-        raise error(OddsError, "O114", f"outs need a board with cards still to come ({len(board_cards)} of {board_size} out)", "<board>")
+        raise error(
+            OddsError,
+            "O114",
+            f"outs need a board with cards still to come ({len(board_cards)} of {board_size} out)",
+            "<board>",
+        )
     # the equity also checks that no card is out twice
     equity = odds(ruleset, list(hands), board=board, dead=dead)
     known = [card for cards in players for card in cards] + board_cards + dead_cards
@@ -147,7 +157,11 @@ def outs(ruleset: Ruleset, hands: Sequence[str], board: str, dead: str = "") -> 
                     found.append(Out(card, made.describe() if made is not None else "no hand", shares[p]))
         unseen = ruleset.deck_size - len(cards) - len(board_cards) - len(dead_cards)
         next_card, within_two = chances(len(found), unseen, to_come)
-        results.append(PlayerOuts(" ".join(map(str, cards)), behind, found, unseen, next_card, within_two, equity.players[p].equity))
+        results.append(
+            PlayerOuts(
+                " ".join(map(str, cards)), behind, found, unseen, next_card, within_two, equity.players[p].equity
+            )
+        )
     return OutsResult(ruleset.name, board_cards, to_come, results)
 
 
@@ -180,7 +194,9 @@ def _current_shares(ruleset: Ruleset, players: list[list[Card]], board: list[Car
     return shares
 
 
-def _street_shares(ruleset: Ruleset, players: list[list[Card]], board: list[Card], still_to_come: int) -> list[float] | None:
+def _street_shares(
+    ruleset: Ruleset, players: list[list[Card]], board: list[Card], still_to_come: int
+) -> list[float] | None:
     """Shares once the next card is out (the hands as they stand then)."""
     if still_to_come == 0:
         from .showdown import showdown

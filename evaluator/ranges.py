@@ -71,7 +71,9 @@ class HandRange:
 
 
 def _fail(code: str, message: str, source: str, text: str, col: int, hint: str | None = None) -> RangeError:
-    problem = error(RangeError, code, message, source, 1, col, hint=hint, context=caret(text, col) if "\n" not in text else None)
+    problem = error(
+        RangeError, code, message, source, 1, col, hint=hint, context=caret(text, col) if "\n" not in text else None
+    )
     assert isinstance(problem, RangeError)
     return problem
 
@@ -100,7 +102,9 @@ class _Reader:
     def check_rank(self, symbol: str, col: int) -> int:
         rank = _rank(symbol)
         if rank not in self.order:
-            raise self.fail("O102", f"rank {rank} is not in the {self.ruleset.name} deck ({' '.join(self.ruleset.deck_ranks)})", col)
+            raise self.fail(
+                "O102", f"rank {rank} is not in the {self.ruleset.name} deck ({' '.join(self.ruleset.deck_ranks)})", col
+            )
         return self.order.index(rank)
 
     def pairs(self, rank: int) -> list[tuple[Card, ...]]:
@@ -150,12 +154,17 @@ class _Reader:
 
     def need_two(self, col: int) -> None:
         if self.hole != 2:
-            raise self.fail("O105", f"rank classes (AKs, QQ+) need two hole cards; {self.ruleset.name} deals {self.hole}", col, "give the cards (AhKhQdJd) or random")
+            raise self.fail(
+                "O105",
+                f"rank classes (AKs, QQ+) need two hole cards; {self.ruleset.name} deals {self.hole}",
+                col,
+                "give the cards (AhKhQdJd) or random",
+            )
 
     def span(self, match: re.Match[str], col: int) -> list[tuple[Card, ...]]:
         self.need_two(col)
         cols = [col + match.start(name) for name in ("a", "b", "c", "d")]
-        a, b, c, d = (self.check_rank(match[name], at) for name, at in zip(("a", "b", "c", "d"), cols))
+        a, b, c, d = (self.check_rank(match[name], at) for name, at in zip(("a", "b", "c", "d"), cols, strict=True))
         suited = (match["suited"] or "").lower() or None
         if suited != ((match["suited2"] or "").lower() or None):
             raise self.fail("O104", "both ends of a span must be alike (suited, offsuit or either)", col)
@@ -218,7 +227,11 @@ class _Reader:
                 except ValueError:
                     weight = -1.0
                 if not 0.0 <= weight <= 1.0 or weight != weight:
-                    raise self.fail("O103", f"the weight {weight_text.strip()!r} is not a number from 0 to 1", col + len(stripped) - len(weight_text))
+                    raise self.fail(
+                        "O103",
+                        f"the weight {weight_text.strip()!r} is not a number from 0 to 1",
+                        col + len(stripped) - len(weight_text),
+                    )
             for combo in self.item(body, col):
                 merged[tuple(sorted(combo, key=str))] = (combo, weight)
         combos = [combo for combo, weight in merged.values() if weight > 0]
@@ -226,9 +239,13 @@ class _Reader:
             raise self.fail("O106", "every combination of this range has weight 0", 1)
         sizes = {len(combo) for combo in combos}
         if len(sizes) > 1 or (len(combos) > 1 and sizes != {self.hole}):
-            raise self.fail("O107", f"every item of a range must give all {self.hole} hole cards (or be the only item)", 1)
+            raise self.fail(
+                "O107", f"every item of a range must give all {self.hole} hole cards (or be the only item)", 1
+            )
         if sizes.pop() > self.hole:
-            raise self.fail("O107", f"{len(combos[0])} cards given; {self.ruleset.name} deals {self.hole} to each player", 1)
+            raise self.fail(
+                "O107", f"{len(combos[0])} cards given; {self.ruleset.name} deals {self.hole} to each player", 1
+            )
         return HandRange(text, tuple(combos), tuple(weight for _, weight in merged.values() if weight > 0))
 
 

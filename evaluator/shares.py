@@ -95,17 +95,20 @@ class ShareEngine:
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if len(self.halves) > 1 and self.halves_alone:
             per_half, dead = self._halves(holes, boards)
-            return Settled(sum(per_half), list(zip(self.names, per_half)), list(zip(self.names, dead)))
+            total = np.sum(per_half, axis=0)
+            return Settled(
+                total, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True))
+            )
         shares = self.ruleset.showdown_many(holes, boards)
         if len(self.halves) == 1:
             dead = shares.sum(axis=1) == 0
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
         per_half, dead = self._halves(holes, boards)
         # deals the batch halves cannot settle alone: the generic showdown, half by half
-        doubtful = np.flatnonzero(np.abs(sum(per_half) - shares).max(axis=1) > 1e-9)
+        doubtful = np.flatnonzero(np.abs(np.sum(per_half, axis=0) - shares).max(axis=1) > 1e-9)
         for deal in doubtful.tolist():
             self._generic_halves(holes[deal], boards[deal], deal, per_half, dead)
-        return Settled(shares, list(zip(self.names, per_half)), list(zip(self.names, dead)))
+        return Settled(shares, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True)))
 
     def _shared_board_shares(self, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
         """Shares with the board's part of every key computed once (see the module docstring)."""
@@ -147,7 +150,9 @@ class ShareEngine:
             board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
             cards = np.concatenate([holes, board], axis=2)
             won = [_winners(half, _values(half, cards, self.subsets))[0] for half in self.halves]
-            live = sum(w.any(axis=1).astype(np.int64) for w in won)
+            live: np.ndarray = np.zeros(n, dtype=np.int64)
+            for winners in won:
+                live += winners.any(axis=1)
             live_boards += live > 0
             per_board.append((live, won))
         per_half = [np.zeros((n, self.players)) for _ in self.halves]
@@ -159,7 +164,9 @@ class ShareEngine:
                 dead[h] &= ~winners.any(axis=1)
         return per_half, dead
 
-    def _generic_halves(self, holes: np.ndarray, boards: np.ndarray, deal: int, per_half: list[np.ndarray], dead: list[np.ndarray]) -> None:
+    def _generic_halves(
+        self, holes: np.ndarray, boards: np.ndarray, deal: int, per_half: list[np.ndarray], dead: list[np.ndarray]
+    ) -> None:
         from .showdown import showdown
 
         deck = self.ruleset.deck

@@ -22,7 +22,9 @@ from evaluator.odds import EXACT_HARD_LIMIT, odds
 from evaluator.showdown import showdown
 
 
-def brute_force(name: str, hands: list[str], board: str = "", dead: str = "", hole: int | None = None, board_size: int | None = None) -> list[Fraction]:
+def brute_force(
+    name: str, hands: list[str], board: str = "", dead: str = "", hole: int | None = None, board_size: int | None = None
+) -> list[Fraction]:
     """Each player's equity by visiting every deal: boards, then each player's missing cards."""
     ruleset = load(name)
     game = ruleset.game
@@ -173,7 +175,14 @@ def test_range_against_range_equals_brute_force_over_combos() -> None:
     assert result.method == "exact"
     known = ruleset.cards(board)
     firsts = [c for c in [("Kh", "Kd"), ("Kh", "Kc"), ("Kd", "Kc"), ("Ah", "Kh"), ("Ad", "Kd"), ("Ac", "Kc")]]
-    seconds = [(("8s", "8d"), 0.5), (("8s", "8c"), 0.5), (("8d", "8c"), 0.5), (("3s", "3h"), 1.0), (("3s", "3c"), 1.0), (("3h", "3c"), 1.0)]
+    seconds = [
+        (("8s", "8d"), 0.5),
+        (("8s", "8c"), 0.5),
+        (("8d", "8c"), 0.5),
+        (("3s", "3h"), 1.0),
+        (("3s", "3c"), 1.0),
+        (("3h", "3c"), 1.0),
+    ]
     total = weight_sum = 0.0
     for first in firsts:
         for second, weight in seconds:
@@ -207,7 +216,7 @@ def test_sampled_within_four_standard_errors_of_exact(name: str, hands: list[str
     sampled = odds(ruleset, hands, board=board, samples=20_000, seed=11)
     again = odds(ruleset, hands, board=board, samples=20_000, seed=11)
     assert exact.method == "exact" and sampled.method == "sampled" and sampled.seed == 11
-    for e, s, a in zip(exact.players, sampled.players, again.players):
+    for e, s, a in zip(exact.players, sampled.players, again.players, strict=True):
         assert s.std_error > 0
         assert abs(s.equity - e.equity) <= 4 * s.std_error
         assert (s.equity, s.win, s.tie) == (a.equity, a.win, a.tie)
@@ -254,7 +263,13 @@ def test_standard_holdem_agrees_with_eval7_on_random_matchups() -> None:
     for _ in range(50):
         cards = [deck[i] for i in rng.choice(52, size=4 + int(rng.choice([0, 3, 4])), replace=False)]
         hero, villain, board = cards[:2], cards[2:4], cards[4:]
-        ours = odds(ruleset, [" ".join(hero), " ".join(villain)], board=" ".join(board), samples=None if board else 30_000, seed=5)
+        ours = odds(
+            ruleset,
+            [" ".join(hero), " ".join(villain)],
+            board=" ".join(board),
+            samples=None if board else 30_000,
+            seed=5,
+        )
         theirs = eval7.py_hand_vs_range_monte_carlo(
             [eval7.Card(c) for c in hero], eval7.HandRange("".join(villain)), [eval7.Card(c) for c in board], iterations
         )
@@ -296,7 +311,9 @@ def test_cli_json_is_pinned_and_against_gives_one_object_per_ruleset(capsys: pyt
     assert list(data) == ["ruleset", "method", "deals", "seed", "players"]
     assert data["method"] == "exact" and data["deals"] == 990 and data["seed"] is None
     assert list(data["players"][0]) == ["hand", "equity", "win", "tie", "std_error"]
-    assert main(["odds", "holdem", "AhKh", "QsQd", "--board", "Th 7h 9c", "--against", "short-deck-holdem", "--json"]) == 0
+    assert (
+        main(["odds", "holdem", "AhKh", "QsQd", "--board", "Th 7h 9c", "--against", "short-deck-holdem", "--json"]) == 0
+    )
     both = json.loads(capsys.readouterr().out)
     assert [item["ruleset"] for item in both] == ["holdem", "short-deck-holdem"]
     assert both[0]["players"][0]["equity"] != both[1]["players"][0]["equity"]

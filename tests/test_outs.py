@@ -37,7 +37,11 @@ def test_outs_equal_a_plain_loop_over_the_river() -> None:
     ruleset = load("holdem")
     hands, board = ["9h 8h", "Ks Qd"], "Kh 4h 2c 3s"
     known = ruleset.cards(" ".join(hands) + " " + board)
-    truth = {str(card) for card in ruleset.deck if card not in known and showdown(ruleset, hands, ruleset.cards(board) + [card]).fractions[0] > 0}
+    truth = {
+        str(card)
+        for card in ruleset.deck
+        if card not in known and showdown(ruleset, hands, ruleset.cards(board) + [card]).fractions[0] > 0
+    }
     result = outs(ruleset, hands, board=board)
     assert {str(out.card) for out in result.players[0].outs} == truth
     assert result.players[0].within_two is None  # one card to come
@@ -51,8 +55,25 @@ def test_deuces_count_among_the_outs() -> None:
 
 
 #: seed 002's outs table: outs -> (one card %, two cards %), as printed (whole percents)
-SEED_TABLE = {1: (2, 4), 2: (4, 8), 3: (7, 13), 4: (9, 17), 5: (11, 20), 6: (13, 24), 7: (15, 28), 8: (17, 32), 9: (19, 35),
-              10: (22, 38), 11: (24, 42), 12: (26, 45), 13: (28, 48), 14: (30, 51), 15: (33, 54), 16: (34, 57), 17: (37, 60)}
+SEED_TABLE = {
+    1: (2, 4),
+    2: (4, 8),
+    3: (7, 13),
+    4: (9, 17),
+    5: (11, 20),
+    6: (13, 24),
+    7: (15, 28),
+    8: (17, 32),
+    9: (19, 35),
+    10: (22, 38),
+    11: (24, 42),
+    12: (26, 45),
+    13: (28, 48),
+    14: (30, 51),
+    15: (33, 54),
+    16: (34, 57),
+    17: (37, 60),
+}
 
 
 def test_table_columns_match_the_seed_table() -> None:

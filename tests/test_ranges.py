@@ -24,12 +24,7 @@ def pairs(*ranks: str) -> set[frozenset[str]]:
 
 
 def two(high: str, low: str, suited: bool | None) -> set[frozenset[str]]:
-    return {
-        frozenset({high + a, low + b})
-        for a in SUITS
-        for b in SUITS
-        if suited is None or (a == b) == suited
-    }
+    return {frozenset({high + a, low + b}) for a in SUITS for b in SUITS if suited is None or (a == b) == suited}
 
 
 def test_pairs_and_plus() -> None:
@@ -54,8 +49,8 @@ def test_plus_raises_the_kicker_below_the_top_rank() -> None:
 
 def test_spans() -> None:
     assert names("A5s-A2s") == set().union(*(two("A", r, True) for r in "2345"))
-    assert names("T9s-65s") == set().union(*(two(h, l, True) for h, l in ["T9", "98", "87", "76", "65"]))
-    assert names("J9o-75o") == set().union(*(two(h, l, False) for h, l in ["J9", "T8", "97", "86", "75"]))
+    assert names("T9s-65s") == set().union(*(two(h, low, True) for h, low in ["T9", "98", "87", "76", "65"]))
+    assert names("J9o-75o") == set().union(*(two(h, low, False) for h, low in ["J9", "T8", "97", "86", "75"]))
 
 
 def test_explicit_cards_random_and_lists() -> None:
@@ -66,7 +61,7 @@ def test_explicit_cards_random_and_lists() -> None:
 
 def test_weights_and_repeats() -> None:
     hand = parse_range(load("holdem"), "QQ:0.5, AKs, QhQs")
-    weights = {frozenset(map(str, combo)): w for combo, w in zip(hand.combos, hand.weights)}
+    weights = {frozenset(map(str, combo)): w for combo, w in zip(hand.combos, hand.weights, strict=True)}
     assert weights[frozenset({"Qd", "Qc"})] == 0.5
     assert weights[frozenset({"Qh", "Qs"})] == 1.0  # the last weight given wins
     assert weights[frozenset({"As", "Ks"})] == 1.0
@@ -111,7 +106,9 @@ def test_classes_need_two_hole_cards() -> None:
     with pytest.raises(PokerRulesError) as caught:
         parse_range(load("omaha"), "AKs", hole=4)
     assert caught.value.code == "O105"
-    assert parse_range(load("omaha"), "As Ks Qd Jd", hole=4).combos[0] == tuple(Card(r, s) for r, s in ["As", "Ks", "Qd", "Jd"])
+    assert parse_range(load("omaha"), "As Ks Qd Jd", hole=4).combos[0] == tuple(
+        Card(r, s) for r, s in ["As", "Ks", "Qd", "Jd"]
+    )
 
 
 def test_card_removal_against_board_dead_and_fixed_hands() -> None:

@@ -201,16 +201,42 @@ class Table:
         if self.ranged:
             consumed = self._draw_ranges(rng, rows)
         free = self.free_slots
-        left = len(self.physical) - consumed.shape[1]
+        if not free:
+            return rows
+        total = len(self.physical)
+        # independent draws kept only when distinct and not taken: exactly uniform over ordered
+        # samples without replacement, and cheap while most rows pass (few cards to deal)
+        accept = prod((total - consumed.shape[1] - i) / total for i in range(len(free)))
+        positions = self._by_rejection(rng, n, consumed, total) if accept > 0.3 else self._by_skipping(rng, n, consumed, total)
+        rows[:, free] = self.physical[positions]
+        return rows
+
+    def _by_rejection(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
+        u = len(self.free_slots)
+        positions = np.empty((n, u), dtype=np.int64)
+        todo = np.arange(n)
+        while len(todo):
+            drawn = rng.integers(0, total, size=(len(todo), u))
+            both = np.sort(np.concatenate([drawn, consumed[todo]], axis=1), axis=1)
+            bad = (both[:, 1:] == both[:, :-1]).any(axis=1)
+            positions[todo[~bad]] = drawn[~bad]
+            todo = todo[bad]
+        return positions
+
+    def _by_skipping(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
+        """Card by card: the k-th physical card not yet taken, k uniform among those left."""
+        u = len(self.free_slots)
+        positions = np.empty((n, u), dtype=np.int64)
+        left = total - consumed.shape[1]
         excluded = np.sort(consumed, axis=1)
-        for slot in free:
+        for j in range(u):
             position = rng.integers(0, left, size=n)
-            for column in range(excluded.shape[1]):  # the position-th physical card not yet taken
+            for column in range(excluded.shape[1]):
                 position += excluded[:, column] <= position
-            rows[:, slot] = self.physical[position]
+            positions[:, j] = position
             excluded = np.sort(np.concatenate([excluded, position[:, None]], axis=1), axis=1)
             left -= 1
-        return rows
+        return positions
 
     def _draw_ranges(self, rng: np.random.Generator, rows: np.ndarray) -> np.ndarray:
         """Fill the ranged players' slots; returns the physical positions they use."""

@@ -207,7 +207,9 @@ class Table:
         # independent draws kept only when distinct and not taken: exactly uniform over ordered
         # samples without replacement, and cheap while most rows pass (few cards to deal)
         accept = prod((total - consumed.shape[1] - i) / total for i in range(len(free)))
-        positions = self._by_rejection(rng, n, consumed, total) if accept > 0.3 else self._by_skipping(rng, n, consumed, total)
+        positions = (
+            self._by_rejection(rng, n, consumed, total) if accept > 0.3 else self._by_skipping(rng, n, consumed, total)
+        )
         rows[:, free] = self.physical[positions]
         return rows
 
@@ -216,10 +218,15 @@ class Table:
         positions = np.empty((n, u), dtype=np.int64)
         todo = np.arange(n)
         while len(todo):
-            drawn = rng.integers(0, total, size=(len(todo), u))
-            both = np.sort(np.concatenate([drawn, consumed[todo]], axis=1), axis=1)
-            bad = (both[:, 1:] == both[:, :-1]).any(axis=1)
-            positions[todo[~bad]] = drawn[~bad]
+            drawn = rng.integers(0, total, size=(u, len(todo)), dtype=np.int16)
+            taken = consumed[todo].T
+            bad = np.zeros(len(todo), dtype=bool)
+            for i in range(u):  # column against column: cheaper than sorting short rows
+                for j in range(i + 1, u):
+                    bad |= drawn[i] == drawn[j]
+                for column in taken:
+                    bad |= drawn[i] == column
+            positions[todo[~bad]] = drawn[:, ~bad].T
             todo = todo[bad]
         return positions
 

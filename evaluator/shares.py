@@ -54,6 +54,7 @@ class ShareEngine:
         # no exception and no lowest-card wild: the halves' batch winners settle every deal
         self.halves_alone = not any(half.beats or half.rules.wild.lowest_rank for half in self.halves)
         ranker = self.halves[0].ranker
+        self.same_ids = bool(np.array_equal(self.halves[0].id_map, np.arange(len(ruleset.deck))))
         self.shared_board = (
             len(self.halves) == 1
             and boards == 1
@@ -91,7 +92,7 @@ class ShareEngine:
     def _settle(self, deals: np.ndarray) -> Settled:
         holes, boards = self.split(deals)
         if self.shared_board:
-            shares = self._shared_board_shares(holes, boards[:, 0])
+            shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if len(self.halves) > 1 and self.halves_alone:
             per_half, dead = self._halves(holes, boards)
@@ -110,30 +111,34 @@ class ShareEngine:
             self._generic_halves(holes[deal], boards[deal], deal, per_half, dead)
         return Settled(shares, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True)))
 
-    def _shared_board_shares(self, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
+    def _shared_board_shares(self, deals: np.ndarray) -> np.ndarray:
         """Shares with the board's part of every key computed once (see the module docstring)."""
         half = self.halves[0]
         ranker = half.ranker
-        holes, board = half.id_map[holes], half.id_map[board]
+        # one transposed copy: every card column is then contiguous for the gathers
+        columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
+        edge, hole = self.players * self.hole, self.hole
         layout = ranker.layout
-        k = holes.shape[2] + board.shape[1]
+        k = hole + self.board
         dense_nf, _ = ranker._dense_tables(k)
         table = ranker._code_table
-        board_total = table[board[:, 0]] + np.int64(layout.bias)
-        for j in range(1, board.shape[1]):
-            board_total += table[board[:, j]]
+        board_total = table[columns[edge]] + np.int64(layout.bias)
+        for j in range(edge + 1, edge + self.board):
+            board_total += table[columns[j]]
         flush_bits = np.int64(layout.flush_bits)
-        values = np.empty(holes.shape[:2], dtype=np.int64)
-        for p in range(holes.shape[1]):
+        values = np.empty((self.players, len(deals)), dtype=np.int64)
+        for p in range(self.players):
             total = board_total.copy()
-            for j in range(holes.shape[2]):
-                total += table[holes[:, p, j]]
-            values[:, p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
+            for j in range(p * hole, (p + 1) * hole):
+                total += table[columns[j]]
+            values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
             if ranker.tables.flush_matters:
                 rows = np.flatnonzero(total & flush_bits)
                 if len(rows):
-                    cards = np.concatenate([holes[rows, p], board[rows]], axis=1)
-                    values[rows, p] = ranker._flush_rows(cards, total[rows], values[rows, p])
+                    own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
+                    cards = columns[own][:, rows].T
+                    values[p, rows] = ranker._flush_rows(np.ascontiguousarray(cards), total[rows], values[p, rows])
+        values = values.T
         category = half.category(values)
         alive = category >= 0
         best = np.where(alive, values, -2).max(axis=1, keepdims=True)

@@ -125,7 +125,6 @@ CODES: dict[str, str] = {
     "O112": "samples out of range, or given together with exact",
     "O113": "more cards to deal than the deck has left",
     "O114": "outs need a board with a next street to come",
-    "O115": "--against names a ruleset whose deck or game does not fit the hands",
     "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
 }
 

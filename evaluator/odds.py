@@ -233,7 +233,10 @@ def exact_lookups(table: Table, engine: ShareEngine, cap: float = float("inf")) 
     bound = per * prod(len(c) for c in table.combos)
     if bound > cap:
         return float(bound)
-    return float(per * sum(1 for _ in table.combo_tuples()))
+    choices = sum(1 for _ in table.combo_tuples())
+    if not choices:
+        raise error(OddsError, "O116", "the ranges cannot be dealt together: every choice of combinations shares a card", "<odds>")
+    return float(per * choices)
 
 
 def odds(

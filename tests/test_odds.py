@@ -339,3 +339,48 @@ def test_cli_errors_are_positioned_without_traceback(capsys: pytest.CaptureFixtu
 def test_ruleset_odds_method() -> None:
     result = load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c")
     assert result.method == "exact" and round(result.players[0].equity, 4) == 0.5414
+
+
+@pytest.mark.parametrize("name", ["holdem", "short-deck-holdem", "deuces-wild", "joker-wild", "standard", "omaha-hi-lo", "razz"])
+def test_share_engine_equals_showdown_many_on_random_deals(name: str) -> None:
+    from evaluator.odds import prepare
+
+    ruleset = load(name)
+    hands = {"omaha-hi-lo": ["random"] * 3, "razz": ["random"] * 3}.get(name, ["random", "random", "random"])
+    table, engine = prepare(ruleset, hands)
+    deals = table.sample(np.random.default_rng(4), 3000)
+    settled = engine.settle(deals)
+    holes, boards = engine.split(deals)
+    assert np.allclose(settled.shares, ruleset.showdown_many(holes, boards))
+    assert np.allclose(np.sum([part for _, part in settled.halves], axis=0), settled.shares)
+    if name in ("holdem", "deuces-wild", "joker-wild", "short-deck-holdem", "standard"):
+        assert engine.shared_board  # the board-shared path is the one checked here
+
+
+def test_progress_bar_shows_only_after_its_delay() -> None:
+    import io
+
+    from evaluator.cli_odds import Bar
+
+    quiet, shown = io.StringIO(), io.StringIO()
+    Bar("odds", quiet, delay=60)(0.5)
+    bar = Bar("odds under holdem", shown, delay=0)
+    bar(0.5)
+    bar.finish()
+    assert quiet.getvalue() == ""
+    assert "odds under holdem [" in shown.getvalue() and "50%" in shown.getvalue()
+
+
+def test_sample_counts_deck_size_and_impossible_ranges_are_refused() -> None:
+    with pytest.raises(PokerRulesError) as caught:
+        odds(load("holdem"), ["AhKh", "QsQd"], samples=0)
+    assert caught.value.code == "O112"
+    with pytest.raises(PokerRulesError) as caught:
+        odds(load("holdem"), ["AhKh", "QsQd"], samples=10, exact=True)
+    assert caught.value.code == "O112"
+    with pytest.raises(PokerRulesError) as caught:
+        odds(load("short-deck-holdem"), ["random"] * 16)
+    assert caught.value.code == "O113"
+    with pytest.raises(PokerRulesError) as caught:
+        odds(load("holdem"), ["AA", "AA", "AA"], board="2c 3d 4h")
+    assert caught.value.code == "O116"

@@ -235,7 +235,12 @@ def exact_lookups(table: Table, engine: ShareEngine, cap: float = float("inf")) 
         return float(bound)
     choices = sum(1 for _ in table.combo_tuples())
     if not choices:
-        raise error(OddsError, "O116", "the ranges cannot be dealt together: every choice of combinations shares a card", "<odds>")
+        raise error(
+            OddsError,
+            "O116",
+            "the ranges cannot be dealt together: every choice of combinations shares a card",
+            "<odds>",
+        )
     return float(per * choices)
 
 

@@ -341,7 +341,9 @@ def test_ruleset_odds_method() -> None:
     assert result.method == "exact" and round(result.players[0].equity, 4) == 0.5414
 
 
-@pytest.mark.parametrize("name", ["holdem", "short-deck-holdem", "deuces-wild", "joker-wild", "standard", "omaha-hi-lo", "razz"])
+@pytest.mark.parametrize(
+    "name", ["holdem", "short-deck-holdem", "deuces-wild", "joker-wild", "standard", "omaha-hi-lo", "razz"]
+)
 def test_share_engine_equals_showdown_many_on_random_deals(name: str) -> None:
     from evaluator.odds import prepare
 

@@ -155,9 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         "| who | how | seconds | x pokerrules | AhKh equity |",
         "|---|---|---|---|---|",
     ]
+    timed: dict[str, tuple[float, Any]] = {}
     for name in ("holdem", "short-deck-holdem", "deuces-wild"):
         odds(load(name), ["AhKh", "QsQd"], board="Tc 9c 8c")  # tables loaded before timing
-    ours, result = best_of(args.rounds, lambda: odds(load("holdem"), ["AhKh", "QsQd"]))
+
+        def exact(name: str = name) -> Any:
+            return odds(load(name), ["AhKh", "QsQd"])
+
+        timed[name] = best_of(args.rounds, exact)
+    ours, result = timed["holdem"]
     lines.append(
         f"| pokerrules holdem | exact, {result.deals:,} boards | {ours:.2f} | 1.00 | {result.players[0].equity:.6f} |"
     )
@@ -172,19 +178,13 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(found, str):
             lines.append(f"| {peer} | {found} | | | |")
         else:
-            seconds, equity, timed = found
-            how = "loop over every board" if limit is None else f"loop, {timed:,} boards timed, extrapolated"
+            seconds, equity, boards = found
+            how = "loop over every board" if limit is None else f"loop, {boards:,} boards timed, extrapolated"
             shown = f"{equity:.6f}" if limit is None else f"{equity:.6f} (prefix)"
             lines.append(f"| {peer} | {how} | {seconds:.2f} | {seconds / ours:.2f} | {shown} |")
     lines.append("| pokerkit | no exact mode (calculate_equities samples) | | | |")
     lines += ["", "| ruleset | boards | seconds | x hold'em | AhKh equity |", "|---|---|---|---|---|"]
-    for name in ("holdem", "short-deck-holdem", "deuces-wild"):
-
-        def exact(name: str = name) -> Any:
-            return odds(load(name), ["AhKh", "QsQd"])
-
-        seconds, found = best_of(args.rounds, exact)
-        ours = seconds if name == "holdem" else ours
+    for name, (seconds, found) in timed.items():
         lines.append(
             f"| {name} | {found.deals:,} | {seconds:.2f} | {seconds / ours:.2f} | {found.players[0].equity:.6f} |"
         )

@@ -195,8 +195,13 @@ class Table:
                 yield batch, weight
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """``n`` random deals (rows), each equally likely given the table."""
-        rows = np.broadcast_to(self.template, (n, self.slots)).copy()
+        """``n`` random deals (rows), each equally likely given the table.
+
+        The array is column-major (a transposed view): the engines read it card column by card column.
+        """
+        columns = np.empty((self.slots, n), dtype=np.int64)
+        columns[:] = self.template[:, None]
+        rows = columns.T
         consumed = np.zeros((n, 0), dtype=np.int64)  # physical positions taken by range cards
         if self.ranged:
             consumed = self._draw_ranges(rng, rows)
@@ -207,15 +212,16 @@ class Table:
         # independent draws kept only when distinct and not taken: exactly uniform over ordered
         # samples without replacement, and cheap while most rows pass (few cards to deal)
         accept = prod((total - consumed.shape[1] - i) / total for i in range(len(free)))
-        positions = (
-            self._by_rejection(rng, n, consumed, total) if accept > 0.3 else self._by_skipping(rng, n, consumed, total)
-        )
-        rows[:, free] = self.physical[positions]
+        if accept > 0.3:
+            columns[free] = self.physical[self._by_rejection(rng, n, consumed, total)]
+        else:
+            columns[free] = self.physical[self._by_skipping(rng, n, consumed, total).T]
         return rows
 
     def _by_rejection(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
+        """(cards, n) positions: independent draws, rows with a repeat drawn again."""
         u = len(self.free_slots)
-        positions = np.empty((n, u), dtype=np.int64)
+        positions = np.empty((u, n), dtype=np.int16)
         todo = np.arange(n)
         while len(todo):
             drawn = rng.integers(0, total, size=(u, len(todo)), dtype=np.int16)
@@ -226,7 +232,9 @@ class Table:
                     bad |= drawn[i] == drawn[j]
                 for column in taken:
                     bad |= drawn[i] == column
-            positions[todo[~bad]] = drawn[:, ~bad].T
+            if len(todo) == n and not bad.any():
+                return drawn
+            positions[:, todo[~bad]] = drawn[:, ~bad]
             todo = todo[bad]
         return positions
 

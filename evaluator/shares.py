@@ -54,6 +54,8 @@ class ShareEngine:
         # no exception and no lowest-card wild: the halves' batch winners settle every deal
         self.halves_alone = not any(half.beats or half.rules.wild.lowest_rank for half in self.halves)
         ranker = self.halves[0].ranker
+        # every value is a qualifying hand (no qualifier, every class in a category): no category lookup
+        self.all_qualify = ruleset.qualifier is None and bool((self.halves[0].categories >= 0).all())
         self.same_ids = bool(np.array_equal(self.halves[0].id_map, np.arange(len(ruleset.deck))))
         self.shared_board = (
             len(self.halves) == 1
@@ -139,8 +141,7 @@ class ShareEngine:
                     cards = columns[own][:, rows].T
                     values[p, rows] = ranker._flush_rows(np.ascontiguousarray(cards), total[rows], values[p, rows])
         values = values.T
-        category = half.category(values)
-        alive = category >= 0
+        alive = values >= 0 if self.all_qualify else half.category(values) >= 0
         best = np.where(alive, values, -2).max(axis=1, keepdims=True)
         winners = alive & (values == best)
         return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)

@@ -19,6 +19,7 @@ generic showdown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -70,9 +71,25 @@ class ShareEngine:
 
     @property
     def cost(self) -> int:
-        """Rank lookups per deal (the unit of the exact-enumeration limit)."""
+        """Rank lookups per deal (the unit of the exact-enumeration limit).
+
+        A lookup is one holding ranked on the tables' direct path; the slower
+        paths count as the lookups they are worth: a suit tie-break ranks every
+        ``hand.size`` subset with its suit key (about 20 lookups each), the
+        generic path about 1000.
+        """
         per_player = len(self.subsets) if self.subsets is not None else 1
-        return self.players * len(self.halves) * self.boards * per_player
+        weight = 0
+        for half in self.halves:
+            ranker = half.ranker
+            if ranker.mode == "generic":
+                weight += 1000
+            elif ranker.mode == "suited":
+                held = ranker.size if self.subsets is not None else self.hole + self.board
+                weight += 20 * comb(held, ranker.size) if held >= ranker.size else 20
+            else:
+                weight += 1
+        return self.players * self.boards * per_player * weight
 
     def split(self, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(n, players, hole) and (n, boards, board) views of deal rows."""

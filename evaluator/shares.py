@@ -19,8 +19,9 @@ generic showdown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -113,7 +114,7 @@ class ShareEngine:
         if self.shared_board:
             shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
-        if len(self.halves) > 1 and self.halves_alone:
+        if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
             per_half, dead = self._halves(holes, boards)
             total = np.sum(per_half, axis=0)
             return Settled(
@@ -163,6 +164,46 @@ class ShareEngine:
         winners = alive & (values == best)
         return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)
 
+    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
+        from code sums: each hole part and each board part summed once, then added pairwise.
+        None when the ruleset is not on the plain direct path (the batch showdown's rows then)."""
+        ranker = half.ranker
+        size = ranker.size
+        if (
+            self.subsets is None
+            or ranker.mode != "direct"
+            or ranker.lowest
+            or (ranker.tables.flush_matters and ranker.model.suit_keyed)
+            or self.subsets.shape[1] != size
+        ):
+            return None
+        layout = ranker.layout
+        table = ranker._code_table
+        holes, board = half.id_map[holes], half.id_map[board]
+        use_hole = int((self.subsets[0] < self.hole).sum())
+        hole_parts = {
+            part: np.sum([table[holes[:, :, c]] for c in part], axis=0)
+            for part in combinations(range(self.hole), use_hole)
+        }
+        board_parts = {
+            part: np.sum([table[board[:, c]] for c in part], axis=0) + np.int64(layout.bias)
+            for part in combinations(range(self.board), size - use_hole)
+        }
+        dense_nf, dense_fl = ranker._dense_tables(size)
+        flush = ranker.tables.flush_matters
+        both = np.concatenate([dense_nf, dense_fl[0]]) if flush else dense_nf
+        flush_bits = np.int64(layout.flush_bits)
+        best = np.full(holes.shape[:2], -1, dtype=np.int64)
+        for board_sum in board_parts.values():
+            for hole_sum in hole_parts.values():
+                total = hole_sum + board_sum[:, None]
+                where = ranker.index.index(total >> layout.shift, size)
+                if flush:  # a five-card hand: its one-suited value sits right after the plain table
+                    where += ((total & flush_bits) != 0) * len(dense_nf)
+                np.maximum(best, both[where], out=best)
+        return best
+
     def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
         from .batch_showdown import _values, _winners
 
@@ -172,7 +213,10 @@ class ShareEngine:
         for b in range(self.boards):
             board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
             cards = np.concatenate([holes, board], axis=2)
-            won = [_winners(half, _values(half, cards, self.subsets))[0] for half in self.halves]
+            won = []
+            for half in self.halves:
+                values = self._subset_values(half, holes, boards[:, b])
+                won.append(_winners(half, values if values is not None else _values(half, cards, self.subsets))[0])
             live: np.ndarray = np.zeros(n, dtype=np.int64)
             for winners in won:
                 live += winners.any(axis=1)

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
-from . import cli_args, cli_compare, cli_draw
+from . import cli_args, cli_compare, cli_draw, cli_odds
 from .cards import tokenize
 from .cli_output import (
     EXIT_BROKEN_PIPE,
@@ -61,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_args.add_schema(commands)
     cli_compare.add_parser(commands)
     cli_draw.add_parser(commands)
+    cli_odds.add_parsers(commands)
     return parser
 
 
@@ -368,6 +369,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "schema": cmd_schema,
     "compare": cli_compare.run,
     "draw": cli_draw.run,
+    **cli_odds.COMMANDS,
 }
 
 

@@ -11,6 +11,7 @@ Ranges: ``C1xx`` cards, ``Y1xx`` YAML and loading, ``S1xx`` schema, ``P1xx``
 pattern syntax, ``P2xx`` pattern semantics, ``R1xx`` ruleset semantics,
 ``E1xx`` examples, ``W1xx`` lint warnings, ``G1xx`` games and showdowns,
 ``T1xx`` description templates.
+``O1xx`` odds and hand ranges.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ RANGES: dict[str, str] = {
     "G": "Games and showdowns",
     "T": "Description templates (describe:)",
     "D": "Draw poker and pay tables",
+    "O": "Odds and hand ranges",
 }
 
 CODES: dict[str, str] = {
@@ -147,6 +149,22 @@ CODES: dict[str, str] = {
     "D112": "more cards to draw than there are unseen cards",
     "D113": "a draw too large to count exactly, or a deck of several packs",
     "D114": "draw options that do not go together, or a pay table for another ruleset",
+    # odds and hand ranges
+    "O101": "a hand or range item that is neither cards nor a range form (with its column)",
+    "O102": "a rank or card in a range that this ruleset's deck does not hold (with its column)",
+    "O103": "a range weight that is not a number from 0 to 1",
+    "O104": "a span that neither keeps its first rank (A5s-A2s) nor its gap (T9s-65s), or mixes forms",
+    "O105": "rank classes (AKs, QQ+) in a game that does not deal two hole cards",
+    "O106": "a range with no combination left (all weights 0, or every one blocked by known cards)",
+    "O107": "a hand with more cards than the game deals, or a range mixing hand sizes",
+    "O108": "fewer than two or more than 23 players",
+    "O109": "more boards, or more board cards, than the game deals",
+    "O110": "a card out more often than the deck holds it (between hands, board and dead cards)",
+    "O111": "exact enumeration refused: the work is past the hard bound",
+    "O112": "samples out of range, or given together with exact",
+    "O113": "more cards to deal than the deck has left",
+    "O114": "outs need a board with a next street to come",
+    "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
 }
 
 

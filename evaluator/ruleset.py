@@ -294,6 +294,35 @@ class Ruleset:
 
         return ruleset_ranker(self).rank_many(cards)
 
+    def showdown_many(self, holes: Any, boards: Any = None) -> Any:
+        """Pot shares of many deals at once, on the compiled tables (vectorised).
+
+        ``holes`` is an integer array of card ids (the index of each card in
+        :attr:`deck`) of shape (deals, players, hole cards), players in seat
+        order; ``boards`` is (deals, board cards), (deals, boards, board cards)
+        for double board, or None. Returns float64 (deals, players): each
+        player's exact share of the pot, as ``showdown`` divides it (hi-lo
+        halves, double boards, ties, ``beats:`` cycles); a row sums to 1, or to
+        0 when no hand qualifies (the pot is carried). See
+        ``evaluator/batch_showdown.py``.
+        """
+        from .batch_showdown import showdown_many
+
+        return showdown_many(self, holes, boards)
+
+    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None) -> Any:
+        """Each player's equity, wins and ties: exact when the work allows, else sampled.
+
+        Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
+        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``).
+
+        >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
+        0.5414
+        """
+        from .odds import odds
+
+        return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed)
+
 
 # --- building --------------------------------------------------------------------
 

@@ -257,7 +257,7 @@ def _table_counting(ruleset: Ruleset, cards: int, progress: Progress | None) -> 
     if cards <= ruleset.hand_size:
         return None  # one hand per deal: the class walk is quick, no tables needed
     try:
-        totals = count_values_fast(ruleset, cards)
+        totals = count_values_fast(ruleset, cards, progress)
     except NotImplementedError:
         return None
     tables = tables_for(ruleset)

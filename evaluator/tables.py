@@ -833,7 +833,7 @@ def count_categories_fast(ruleset: Ruleset, cards: int = 7) -> dict[str, int]:
     return out
 
 
-def count_values_fast(ruleset: Ruleset, cards: int = 7) -> dict[int, int]:
+def count_values_fast(ruleset: Ruleset, cards: int = 7, progress: Callable[[float], None] | None = None) -> dict[int, int]:
     """How many ``cards``-card deals of the deck have each dense value (exact).
 
     Every rank multiset of ``cards`` cards is weighted by the ways to give its
@@ -870,7 +870,10 @@ def count_values_fast(ruleset: Ruleset, cards: int = 7) -> dict[int, int]:
     keys, values = tables.nf[cards]
     totals: dict[int, int] = {}
     subsets = _SubsetsOf(layout, size)
-    for key, plain_value in zip(keys.tolist(), values.tolist()):
+    step = max(1, len(keys) // 200)
+    for number, (key, plain_value) in enumerate(zip(keys.tolist(), values.tolist())):
+        if progress is not None and number % step == 0:
+            progress(number / len(keys))
         row = layout.decode(key)
         present = [d for d, c in enumerate(row) if c]
         ways_all = 1

@@ -242,10 +242,41 @@ def count(ruleset: Ruleset, cards: int | None = None, progress: Progress | None 
     _check_size(ruleset, size)
     per_ruleset = _RESULTS.setdefault(ruleset, {})
     if size not in per_ruleset:
-        per_ruleset[size] = _Counter(ruleset, size, progress).run()
+        per_ruleset[size] = _table_counting(ruleset, size, progress) or _Counter(ruleset, size, progress).run()
     elif progress is not None:
         progress(1.0)
     return per_ruleset[size]
+
+
+def _table_counting(ruleset: Ruleset, cards: int, progress: Progress | None) -> Counting | None:
+    """The same table from the compiled tables' own exact counter, when it handles
+    the ruleset (one pack, no wild cards, no qualifier, no suit named in a pattern,
+    fewer than twice hand.size cards); None otherwise."""
+    from .tables import count_values_fast, tables_for
+
+    if cards <= ruleset.hand_size:
+        return None  # one hand per deal: the class walk is quick, no tables needed
+    try:
+        totals = count_values_fast(ruleset, cards, progress)
+    except NotImplementedError:
+        return None
+    tables = tables_for(ruleset)
+    counts = dict.fromkeys(ruleset.category_names, 0)
+    distinct = dict.fromkeys(ruleset.category_names, 0)
+    unplayable = 0
+    for value, ways in totals.items():
+        name = tables.category_of(value) if value >= 0 else None
+        if name is None:
+            unplayable += ways
+            continue
+        counts[name] += ways
+        distinct[name] += 1
+    deals = deal_count(ruleset, cards)
+    if sum(totals.values()) != deals:
+        raise RuntimeError(f"internal error: counted {sum(totals.values())} deals of {deals}")
+    if progress is not None:
+        progress(1.0)
+    return Counting(ruleset=ruleset.name, cards=cards, deals=deals, counts=counts, distinct=distinct, unplayable=unplayable, classes=len(totals))
 
 
 def _check_size(ruleset: Ruleset, cards: int) -> None:

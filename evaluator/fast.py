@@ -27,7 +27,8 @@ Which path a ruleset takes (``CardModel.mode``):
   evaluator, numbered the same way (the batch path is then a loop; no
   catalogue ruleset takes it).
 
-A batch of more than ``BATCH_CARDS`` cards per hand is ranked hand by hand.
+A batch of more than ``BATCH_CARDS`` cards per hand is ranked as the best of
+smaller holdings that cover it (``batch_rank.py``), still vectorised.
 
 Values are the dense strengths of ``tables.py``: bigger wins in the ruleset's
 direction, and equal values are equal ``Fill.strength``. With a suit
@@ -61,8 +62,11 @@ if TYPE_CHECKING:
 #: Rows per NumPy chunk: keeps the working arrays of a chunk in the CPU cache.
 CHUNK = 8192
 #: The batch path builds tables of every class of k cards up to this k; bigger
-#: holdings are ranked one by one (the per-call path memoises their keys).
+#: holdings are covered by smaller ones (``batch_rank.py``).
 BATCH_CARDS = 10
+#: Values of holdings above the built size that a ``_Grown`` table keeps (a
+#: bounded memo: past it, the oldest half is forgotten).
+GROWN_MEMO = 1 << 16
 
 
 class _Grown(dict[int, int]):
@@ -71,7 +75,7 @@ class _Grown(dict[int, int]):
     Holdings up to the built size are in the dict. A bigger one is worth its best
     sub-multiset of ``hand.size`` cards -- what growing the tables one card at a
     time computes -- found by walking those sub-multisets (at most a few
-    thousand), then memoised.
+    thousand), then memoised in a bounded side memo (``GROWN_MEMO`` entries).
     """
 
     def __init__(self, items: dict[int, int], layout: Layout, built: int, low: int, size: int, name: str) -> None:
@@ -82,8 +86,12 @@ class _Grown(dict[int, int]):
         self.size = size
         self.name = name
         self.places = [layout.place(d) for d in range(layout.digits)]
+        self.memo: dict[int, int] = {}  # holdings above the built size, bounded
 
     def __missing__(self, key: int) -> int:
+        known = self.memo.get(key)
+        if known is not None:
+            return known
         counts = self.layout.decode(key)
         total = sum(counts)
         if total < self.low:
@@ -110,7 +118,12 @@ class _Grown(dict[int, int]):
                 walk(i + 1, left - take, sub + take * places[digit])
 
         walk(0, self.size, 0)
-        self[key] = best
+        memo = self.memo
+        if len(memo) >= GROWN_MEMO:
+            # forget the older half (dicts keep insertion order)
+            for old in list(memo)[: GROWN_MEMO // 2]:
+                del memo[old]
+        memo[key] = best
         return best
 
 
@@ -240,6 +253,7 @@ class FastRanker:
         self._dense_fl: dict[int, np.ndarray] = {}
         self._code_order: tuple[np.ndarray, np.ndarray] | None = None
         self._codes_plus: np.ndarray | None = None
+        self._batch_cache: dict[str, Any] = {}  # batch_rank.py's per-ruleset arrays
         self.rank: Callable[[Sequence[int]], int] = self._make_rank()
 
     # --- encoding ------------------------------------------------------------------------
@@ -524,9 +538,8 @@ class FastRanker:
             self.rank(tuple(range(k)))  # raises the same error as per call
         if n == 0:
             return np.zeros(0, dtype=np.int64)
-        if self.mode == "generic" or k > BATCH_CARDS:
-            # no vectorised form: the generic path (one engine call per hand), or
-            # holdings so big that tables of every class of k cards would not fit
+        if self.mode == "generic":
+            # no vectorised form: the generic path (one engine call per hand)
             self._blocks_checked(ids)
             codes = self.code_list
             return np.array([self.rank(tuple(codes[i] for i in row)) for row in ids.tolist()], dtype=np.int64)
@@ -552,85 +565,10 @@ class FastRanker:
         return np.where(turn, len(self.model.cards), ids)
 
     def _direct_many(self, ids: np.ndarray) -> np.ndarray:
-        """The tables' value of each row (any number of cards), no subsets enumerated."""
-        n, k = ids.shape
-        size = self.size
-        if k > self.layout.limit:
-            return self._subsets_many(ids, self._direct_many)
-        layout = self.layout
-        shift = layout.shift
-        dense_nf, dense_fl = self._dense_tables(k)
-        index = self.index
-        table = self._code_table
-        first_table = table + np.int64(layout.bias)  # the first column carries the suit counters' bias
-        flush_bits = np.int64(layout.flush_bits)
-        flush_matters = self.tables.flush_matters
-        both = np.concatenate([dense_nf, dense_fl[0]]) if (flush_matters and k == size and not self.model.suit_keyed) else None
-        out = np.empty(n, dtype=np.int64)
-        flush_rows: list[np.ndarray] = []
-        flush_totals: list[np.ndarray] = []
-        # the wild pseudo-id (lowest-card wild) is the one id past the deck
-        for start, columns in self._blocks(ids, len(table) if self.lowest else len(table) - 1):
-            stop = start + columns.shape[1]
-            total = first_table[columns[0]]
-            for j in range(1, k):
-                total += table[columns[j]]
-            where = index.index(total >> shift, k)
-            if not flush_matters:
-                out[start:stop] = dense_nf[where]
-            elif both is not None:
-                # hand.size cards: the one-suited table sits right after the plain one
-                where += ((total & flush_bits) != 0) * len(dense_nf)
-                out[start:stop] = both[where]
-            else:
-                out[start:stop] = dense_nf[where]
-                rows = np.flatnonzero(total & flush_bits)
-                if len(rows):
-                    flush_rows.append(rows + start)
-                    flush_totals.append(total[rows])
-        if flush_rows:
-            rows = np.concatenate(flush_rows)
-            out[rows] = self._flush_rows(ids[rows], np.concatenate(flush_totals), out[rows])
-        return out
+        """The tables' value of each row (any number of cards), see ``batch_rank.py``."""
+        from .batch_rank import direct_many
 
-    def _flush_rows(self, ids: np.ndarray, total: np.ndarray, plain: np.ndarray) -> np.ndarray:
-        """Rows of more than hand.size cards where some suit reaches hand.size."""
-        layout = self.layout
-        size = self.size
-        k = ids.shape[1]
-        if k > size and not self.tables.dominant:
-            return self._subsets_many(ids, self._direct_many)
-        keyed = self.model.suit_keyed
-        # one hand (k == hand.size): the suit that reached hand.size holds every natural, exact
-        best = plain.copy() if k > size else np.full(len(plain), NO_HAND, dtype=np.int64)
-        shift = layout.shift
-        start_count = (1 << (layout.suit_bits - 1)) - size
-        codes = self._code_table[ids]
-        for suit in range(layout.suits):
-            rows = np.flatnonzero(total & np.int64(layout.suit_flush_bit(suit)))
-            if not len(rows):
-                continue
-            cards = codes[rows]
-            one = np.int64(layout.suit_one(suit))
-            # the naturals of this suit and the wild cards (a wild adds to every suit)
-            suit_total = np.where((cards & one) != 0, cards, 0).sum(axis=1)
-            held = ((total[rows] >> (layout.suit_bits * suit)) & ((1 << layout.suit_bits) - 1)) - start_count
-            values = np.full(len(rows), NO_HAND, dtype=np.int64)
-            for count in range(size, k + 1):
-                same = np.flatnonzero(held == count)
-                if len(same):
-                    _, dense_fl = self._dense_tables(count)
-                    values[same] = dense_fl[suit if keyed else 0][self.index.index(suit_total[same] >> shift, count)]
-            best[rows] = np.maximum(best[rows], values)
-        return best
-
-    def _subsets_many(self, ids: np.ndarray, rank: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """The best ``hand.size`` subset of every row (each subset ranked by ``rank``)."""
-        n, k = ids.shape
-        best = np.full(n, NO_HAND, dtype=np.int64)
-        for subset in combinations(range(k), self.size):
-            np.maximum(best, rank(ids[:, list(subset)]), out=best)
-        return best
+        return direct_many(self, ids)
 
     def _suited_many(self, ids: np.ndarray) -> np.ndarray:
         """Suit tie-break, vectorised: (value, suit key) of every subset, best first."""

@@ -786,6 +786,24 @@ def tables_for(ruleset: Ruleset) -> Tables:
 def count_categories_fast(ruleset: Ruleset, cards: int = 7) -> dict[str, int]:
     """How many ``cards``-card deals of the deck fall in each category (exact).
 
+    The deals per category of :func:`count_values_fast`.
+
+    >>> from evaluator import load
+    >>> count_categories_fast(load("standard"), 5)["straight_flush"]
+    36
+    """
+    tables = tables_for(ruleset)
+    out = {category.name: 0 for category in ruleset.categories}
+    for value, ways in count_values_fast(ruleset, cards).items():
+        name = tables.category_of(value) if value >= 0 else None
+        if name is not None:
+            out[name] += ways
+    return out
+
+
+def count_values_fast(ruleset: Ruleset, cards: int = 7, progress: Callable[[float], None] | None = None) -> dict[int, int]:
+    """How many ``cards``-card deals of the deck have each dense value (exact).
+
     Every rank multiset of ``cards`` cards is weighted by the ways to give its
     cards suits, split by the ranks the flush suit holds (a suit with at least
     ``hand.size`` cards); the tables value each such class, so no deal is
@@ -795,8 +813,8 @@ def count_categories_fast(ruleset: Ruleset, cards: int = 7) -> dict[str, int]:
     every ruleset.
 
     >>> from evaluator import load
-    >>> count_categories_fast(load("standard"), 5)["straight_flush"]
-    36
+    >>> len(count_values_fast(load("standard"), 5))
+    7462
     """
     tables = tables_for(ruleset)
     model = tables.model
@@ -820,7 +838,10 @@ def count_categories_fast(ruleset: Ruleset, cards: int = 7) -> dict[str, int]:
     keys, values = tables.nf[cards]
     totals: dict[int, int] = {}
     subsets = _SubsetsOf(layout, size)
-    for key, plain_value in zip(keys.tolist(), values.tolist()):
+    step = max(1, len(keys) // 200)
+    for number, (key, plain_value) in enumerate(zip(keys.tolist(), values.tolist())):
+        if progress is not None and number % step == 0:
+            progress(number / len(keys))
         row = layout.decode(key)
         present = [d for d, c in enumerate(row) if c]
         ways_all = 1
@@ -844,12 +865,7 @@ def count_categories_fast(ruleset: Ruleset, cards: int = 7) -> dict[str, int]:
                     flushed += ways
         if ways_all > flushed:
             totals[plain_value] = totals.get(plain_value, 0) + ways_all - flushed
-    out = {category.name: 0 for category in ruleset.categories}
-    for value, ways in totals.items():
-        name = tables.category_of(value) if value >= 0 else None
-        if name is not None:
-            out[name] += ways
-    return out
+    return totals
 
 
 class _SubsetsOf:

@@ -45,14 +45,16 @@ game plays.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cards import Card
-from .errors import CardError, error
+from .cardread import read_ids
+from .cards import MAX_CARD_TEXT, Card
+from .errors import CardError, PokerRulesError, error
 from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors
 
 if TYPE_CHECKING:
@@ -244,16 +246,38 @@ class FastRanker:
 
     # --- encoding ------------------------------------------------------------------------
 
-    def encode(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
-        """Read and check ``cards`` and return one integer per card for :attr:`rank`."""
-        codes = self.code_list
-        id_of = self.id_of
-        return tuple(codes[id_of[card]] for card in self.ruleset.cards(cards))
+    def encode(self, cards: str | Sequence[Card | str | int]) -> tuple[int, ...]:
+        """Read and check ``cards`` (text, Card objects or card ids) and return one
+        integer per card for :attr:`rank`."""
+        return self.encoder(cards)
 
-    def card_ids(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
+    @cached_property
+    def encoder(self) -> Callable[[str | Sequence[Card | str | int]], tuple[int, ...]]:
+        """:meth:`encode` as one closure: plain text is split and looked up in the deck's
+        token table; anything else goes through :func:`read_ids` (same errors as ever)."""
+        from .cardread import deck_reader
+
+        codes = self.code_list
+        ruleset = self.ruleset
+        tokens = deck_reader(ruleset).tokens
+        longest = MAX_CARD_TEXT
+
+        def encode(cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
+            if cards.__class__ is str and len(cards) <= longest:
+                try:
+                    ids = [tokens[part] for part in cards.split()]  # type: ignore[union-attr]
+                except KeyError:
+                    ids = None
+                if ids is not None and len(set(ids)) == len(ids) and len(ids) <= MAX_HOLDING:
+                    return tuple([codes[i] for i in ids])
+            return tuple([codes[i] for i in read_ids(ruleset, cards, source)])
+
+        encode.__doc__ = f"Read cards of {ruleset.name} (text, Card objects or card ids) into codes for rank()."
+        return encode
+
+    def card_ids(self, cards: str | Sequence[Card | str | int]) -> tuple[int, ...]:
         """The card ids (index in ``Ruleset.deck``) of ``cards``, for :meth:`rank_many`."""
-        id_of = self.id_of
-        return tuple(id_of[card] for card in self.ruleset.cards(cards))
+        return tuple(read_ids(self.ruleset, cards))
 
     # --- per call ------------------------------------------------------------------------
 
@@ -269,11 +293,70 @@ class FastRanker:
                 rank = self._lowest_rank(rank)
         if self.constrained:
             rank = self._no_best_of(rank)
+        rank = self._checked(rank)
         rank.__doc__ = (
             f"The strength of an encoded holding of {self.ruleset.name} (bigger wins; -1: no hand).\n\n"
             "``codes`` come from ``Ruleset.encode``; any number of cards from hand.min up."
         )
         return rank
+
+    def _checked(self, rank: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
+        """Refuse what is not an encoded holding: values that are not codes, and (where a
+        code names one card: one pack, no wild cards) a card given twice."""
+        distinct = self.ruleset.copies == 1 and not self.layout.has_wild_digit and self.mode != "generic"
+        explain = self._code_problem
+
+        if distinct:
+
+            def rank_distinct(codes: Sequence[int]) -> int:
+                try:
+                    if len(set(codes)) == len(codes):
+                        return rank(codes)
+                except (KeyError, IndexError, TypeError, CardError):
+                    pass
+                raise explain(codes, rank)
+
+            return rank_distinct
+
+        def rank_codes(codes: Sequence[int]) -> int:
+            try:
+                return rank(codes)
+            except (KeyError, IndexError, TypeError, CardError):
+                raise explain(codes, rank) from None
+
+        return rank_codes
+
+    def _code_problem(self, codes: Sequence[int], rank: Callable[[Sequence[int]], int]) -> PokerRulesError:
+        """The error for a holding ``rank`` cannot take, naming the first bad value."""
+        name = self.ruleset.name
+        known = set(self.code_list) | ({self.model.wild_code} if self.layout.has_wild_digit else set())
+        held = list(codes)
+        for position, code in enumerate(held, start=1):
+            if not isinstance(code, int) or code not in known:
+                ids = " (card ids go to rank_many, or through encode first)" if isinstance(code, int) and 0 <= code < len(self.code_list) else ""
+                return error(
+                    CardError,
+                    "C102",
+                    f"card {position}: {code!r} is not a code of {name}: rank() takes the codes Ruleset.encode returns{ids}",
+                    "<cards>",
+                    1,
+                    position,
+                )
+        if len(held) < self.low:
+            return error(CardError, "C104", f"{len(held)} card{'s' if len(held) != 1 else ''} given; {name} needs at least {self.low}", "<cards>")
+        seen: set[int] = set()
+        for position, code in enumerate(held, start=1):
+            if code in seen and code != self.model.wild_code:
+                card = self.model.cards[self.code_list.index(code)]
+                return error(CardError, "C103", f"card {position}, {card}, is repeated ({name} uses one pack)", "<cards>", 1, position)
+            seen.add(code)
+        try:
+            rank(held)
+        except PokerRulesError as problem:
+            return problem
+        except (KeyError, IndexError, TypeError):
+            pass
+        return error(CardError, "C102", f"these values are not a holding of {name} (use Ruleset.encode)", "<cards>")
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]:
         layout = self.layout
@@ -485,7 +568,10 @@ class FastRanker:
         if cards.dtype.kind not in "iu":
             raise TypeError(f"rank_many takes an integer array, not {cards.dtype}")
         deck_size = len(self.model.cards)
-        if cards.size == 0 or int(cards[0].max()) < deck_size or self.mode == "generic":
+        if cards.size == 0:
+            return cards
+        if int(cards[0].max()) < deck_size or self.mode == "generic":
+            self._check_ids(cards, from_codes=False)
             return cards
         # encode() codes: map back to ids (a wild code stands for any wild card, alike)
         if self._code_order is None:
@@ -495,7 +581,91 @@ class FastRanker:
         where = np.minimum(np.searchsorted(sorted_codes, cards), len(sorted_codes) - 1)
         if not np.array_equal(sorted_codes[where], cards):
             raise error(CardError, "C102", f"rank_many: values that are neither card ids (0 to {deck_size - 1}) nor codes of {self.ruleset.name}", "<cards>")
-        return order[where]
+        ids = order[where]
+        self._check_ids(ids, from_codes=True)
+        return ids
+
+    def _check_ids(self, ids: np.ndarray, from_codes: bool) -> None:
+        """C102 for an id outside the deck, C103 for a card held more often than the
+        packs hold it; both name the hand (row) and the card (column), 1-based."""
+        deck_size = len(self.model.cards)
+        bitwise = self.ruleset.copies == 1 and deck_size <= 62
+        marked = from_codes and self.layout.has_wild_digit
+        wild = np.array(self.model.static_wild, dtype=bool)
+        step = CHUNK if bitwise else CHUNK * 8
+        for start in range(0, len(ids), step):
+            columns = np.ascontiguousarray(ids[start : start + step].T, dtype=np.int64)
+            if int(columns.min()) < 0 or int(columns.max()) >= deck_size:
+                self._outside_error(columns.T, start)
+            if len(columns) < 2:
+                continue
+            if marked:
+                # a code says "a wild card", not which one: wild cards are never repeats here
+                columns = np.where(wild[columns], -1 - np.arange(len(columns), dtype=np.int64)[:, None], columns)
+            if bitwise:
+                rows = self._repeats_bitwise(columns, marked)
+            else:
+                rows = self._repeats_sorted(columns.T)
+            if len(rows):
+                self._repeat_error(columns.T[int(rows[0])].tolist(), start + int(rows[0]))
+
+    def _outside_error(self, rows: np.ndarray, start: int) -> None:
+        deck_size = len(self.model.cards)
+        row, col = (int(x) for x in np.argwhere((rows < 0) | (rows >= deck_size))[0])
+        raise error(
+            CardError,
+            "C102",
+            f"rank_many: hand {start + row + 1}, card {col + 1}: id {int(rows[row, col])} is not a card of {self.ruleset.name} "
+            f"(ids run from 0 to {deck_size - 1})",
+            "<cards>",
+            start + row + 1,
+            col + 1,
+        )
+
+    @staticmethod
+    def _repeats_bitwise(columns: np.ndarray, marked: bool) -> np.ndarray:
+        """Rows (of a one-pack deck of at most 62 cards) holding a card twice: one bit per
+        card, and the sum of the bits equals their OR exactly when no card repeats."""
+        if marked:  # negative marks (wild cards of encode codes) carry no bit
+            bits = np.left_shift(np.int64(1), np.maximum(columns, 0)) * (columns >= 0)
+        else:
+            bits = np.left_shift(np.int64(1), columns)
+        total = bits[0].copy()
+        union = bits[0].copy()
+        for j in range(1, len(bits)):
+            total += bits[j]
+            union |= bits[j]
+        return np.flatnonzero(total != union)
+
+    def _repeats_sorted(self, rows: np.ndarray) -> np.ndarray:
+        """Rows holding a card more often than the packs hold it (jokers: once)."""
+        copies = self.ruleset.copies
+        jokers_from = len(self.model.cards) - self.ruleset.jokers
+        ordered = np.sort(rows, axis=1)
+        same_next = ordered[:, 1:] == ordered[:, :-1]
+        bad = same_next & (ordered[:, 1:] >= jokers_from)  # one of each joker
+        if copies == 1:
+            bad |= same_next
+        elif ordered.shape[1] > copies:
+            bad[:, copies - 1 :] |= ordered[:, copies:] == ordered[:, :-copies]
+        return np.flatnonzero(bad.any(axis=1))
+
+    def _repeat_error(self, row: list[int], row_index: int) -> None:
+        seen: dict[int, int] = {}
+        deck = self.model.cards
+        for col, card_id in enumerate(row):
+            seen[card_id] = seen.get(card_id, 0) + 1
+            limit = 1 if card_id < 0 or deck[card_id].is_joker else self.ruleset.copies
+            if card_id >= 0 and seen[card_id] > limit:
+                packs = "one pack" if self.ruleset.copies == 1 else f"{self.ruleset.copies} packs"
+                raise error(
+                    CardError,
+                    "C103",
+                    f"rank_many: hand {row_index + 1}, card {col + 1}, {deck[card_id]}, is repeated ({self.ruleset.name} uses {packs})",
+                    "<cards>",
+                    row_index + 1,
+                    col + 1,
+                )
 
     def _blocks_checked(self, ids: np.ndarray) -> None:
         """Range-check card ids without using them (for the one-by-one paths)."""

@@ -243,16 +243,20 @@ class Ruleset:
 
     # --- the fast path: lookup tables (evaluator/tables.py, evaluator/fast.py) ---------
 
-    def encode(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
-        """Read ``cards`` once (checked against the deck) into codes for :attr:`rank`.
+    @cached_property
+    def encode(self) -> Any:
+        """``encode(cards) -> codes``: read ``cards`` once (text, Card objects or card
+        ids, checked against the deck) into codes for :attr:`rank`.
 
         >>> rs = load("standard")
         >>> rs.rank(rs.encode("As Ks Qs Js Ts")) > rs.rank(rs.encode("9s 9h 9d 9c 2s 3d 4h"))
         True
+
+        Like :attr:`rank`, the attribute is the compiled function itself.
         """
         from .fast import ruleset_ranker
 
-        return ruleset_ranker(self).encode(cards)
+        return ruleset_ranker(self).encoder
 
     @cached_property
     def rank(self) -> Any:

@@ -305,6 +305,9 @@ class FastRanker:
         code names one card: one pack, no wild cards) a card given twice."""
         distinct = self.ruleset.copies == 1 and not self.layout.has_wild_digit and self.mode != "generic"
         explain = self._code_problem
+        limit = self.model.wild_limit
+        if limit is not None and self.mode != "generic":
+            rank = self._wild_limited(rank, limit)
 
         if distinct:
 
@@ -325,6 +328,17 @@ class FastRanker:
                 raise explain(codes, rank) from None
 
         return rank_codes
+
+    def _wild_limited(self, rank: Callable[[Sequence[int]], int], limit: int) -> Callable[[Sequence[int]], int]:
+        """More wild cards than the evaluator fills: C105, as the generic evaluator says it."""
+        wild = self.model.wild_code
+
+        def rank_limited(codes: Sequence[int]) -> int:
+            if codes.count(wild) > limit:  # type: ignore[attr-defined]
+                raise too_many_wilds(len([c for c in codes if c == wild]))
+            return rank(codes)
+
+        return rank_limited
 
     def _code_problem(self, codes: Sequence[int], rank: Callable[[Sequence[int]], int]) -> PokerRulesError:
         """The error for a holding ``rank`` cannot take, naming the first bad value."""
@@ -570,6 +584,8 @@ class FastRanker:
         deck_size = len(self.model.cards)
         if cards.size == 0:
             return cards
+        if cards.shape[1] < self.low:  # too few cards says more than what the cards are
+            raise error(CardError, "C104", f"{cards.shape[1]} cards per hand given; {self.ruleset.name} needs at least {self.low}", "<cards>")
         if int(cards[0].max()) < deck_size or self.mode == "generic":
             self._check_ids(cards, from_codes=False)
             return cards
@@ -602,6 +618,11 @@ class FastRanker:
             if marked:
                 # a code says "a wild card", not which one: wild cards are never repeats here
                 columns = np.where(wild[columns], -1 - np.arange(len(columns), dtype=np.int64)[:, None], columns)
+            if self.model.wild_limit is not None:
+                wilds = (columns == -1 - np.arange(len(columns))[:, None]).sum(axis=0) if marked else wild[columns].sum(axis=0)
+                over = np.flatnonzero(wilds > self.model.wild_limit)
+                if len(over):
+                    raise too_many_wilds(int(wilds[over[0]]))
             if bitwise:
                 rows = self._repeats_bitwise(columns, marked)
             else:
@@ -859,6 +880,13 @@ class FastRanker:
             if one_suited:
                 best = max(best, self.fl[sub_key])
         return best
+
+
+def too_many_wilds(count: int) -> PokerRulesError:
+    """The generic evaluator's C105 for a hand of too many wild cards."""
+    from .evaluate import MAX_WILD_CHOICES
+
+    return error(CardError, "C105", f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices", "<cards>", 1, 1)
 
 
 def _first_rank(method: str, ranks: list[int]) -> int | None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
-from .errors import GameError, error
+from .errors import CardError, GameError, error
 from .hand import Hand
 
 if TYPE_CHECKING:
@@ -42,7 +42,19 @@ MAX_PLAYERS = 23
 
 
 def _hand(ruleset: Ruleset, hand: CardsLike | Hand) -> Hand:
-    return hand if isinstance(hand, Hand) else ruleset.evaluate(hand)
+    if isinstance(hand, Hand):
+        return own_hand(ruleset, hand)
+    return ruleset.evaluate(hand)
+
+
+def own_hand(ruleset: Ruleset, hand: Hand) -> Hand:
+    """``hand`` when it was evaluated by ``ruleset`` (or an identical one), else TypeError:
+    a hand of another ruleset has another category order and strength."""
+    if hand.ruleset is not ruleset and hand.ruleset.data != ruleset.data:
+        raise TypeError(
+            f"a hand of {hand.ruleset.name} cannot be compared by {ruleset.name}: evaluate its cards with {ruleset.name} instead"
+        )
+    return hand
 
 
 def _matches(pattern_matcher: Any, hand: Hand) -> bool:
@@ -319,6 +331,13 @@ def _read_all(ruleset: Ruleset, players: Sequence[CardsLike], boards: Sequence[C
         limit = 1 if card.is_joker else ruleset.copies
         if count > limit:
             raise error(GameError, "G104", f"{card} is dealt {count} times, but the deck holds {limit}", "<showdown>")
+    # hand.min holds in a showdown as everywhere: too few cards make no hand
+    need = ruleset.hand_min
+    for i, cards in enumerate(holes):
+        for board_index, on_board in enumerate(board_cards or [[]]):
+            if len(cards) + len(on_board) < need:
+                board_note = f" and {len(on_board)} on board {board_index + 1}" if len(board_cards) > 1 else f" and {len(on_board)} on the board" if on_board else ""
+                raise error(CardError, "C104", f"hand {i + 1} has {len(cards)} cards{board_note}; {ruleset.name} needs at least {need}", f"<hand {i + 1}>")
     game = ruleset.game
     if game is not None:
         for i, cards in enumerate(holes):

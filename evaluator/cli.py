@@ -115,16 +115,6 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _hands_from_args(values: Sequence[str], stdin: TextIO) -> list[tuple[str, str]]:
-    """(label, text) of every hand the user gave."""
-    if list(values) == ["-"]:
-        return [(f"<stdin line {n}>", line.strip()) for n, line in enumerate(stdin, start=1) if line.strip()]
-    single_cards = all(len(tokenize_quiet(value)) == 1 for value in values)
-    if single_cards and len(values) > 1:
-        return [("<cards>", " ".join(values))]
-    return [(f"<hand {n}>" if len(values) > 1 else "<cards>", value) for n, value in enumerate(values, start=1)]
-
-
 def tokenize_quiet(text: str) -> list[object]:
     """The tokens of ``text``, or an empty list when it does not read as cards."""
     try:
@@ -134,23 +124,13 @@ def tokenize_quiet(text: str) -> list[object]:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
-    """``pokerrules eval``: evaluate each hand; all-or-nothing output."""
+    """``pokerrules eval``: evaluate each hand on the tables, one line each, streamed."""
+    from .cli_eval import hands_from, write_lines
     from .ruleset import load
 
-    stdin = stdin or sys.stdin
     ruleset = load(args.ruleset)
-    results = []
-    for label, text in _hands_from_args(args.cards, stdin):
-        cards = ruleset.cards(text, label)
-        hand = ruleset.engine.evaluate(cards, label)
-        results.append((text, hand))
-    for text, hand in results:
-        if args.json:
-            out.write(json.dumps({"input": text, **hand.as_dict()}, ensure_ascii=False) + "\n")
-        else:
-            extra = "" if hand.qualifies else "  (does not qualify)"
-            out.write(f"{' '.join(hand.cards)}  {hand.category}  {hand.describe()}{extra}\n")
-    return EXIT_OK
+    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1)
+    return write_lines(ruleset, hands, out, args.json)
 
 
 def _split_line(line: str, hand_size: int | None) -> tuple[list[str], list[str]]:

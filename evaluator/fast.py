@@ -293,6 +293,7 @@ class FastRanker:
                 rank = self._lowest_rank(rank)
         if self.constrained:
             rank = self._no_best_of(rank)
+        self.raw_rank: Callable[[Sequence[int]], int] = rank  # for codes already checked (subsets of a checked holding)
         rank = self._checked(rank)
         rank.__doc__ = (
             f"The strength of an encoded holding of {self.ruleset.name} (bigger wins; -1: no hand).\n\n"
@@ -433,6 +434,45 @@ class FastRanker:
 
             rank = rank_wide
         return rank
+
+    @cached_property
+    def subset_finder(self) -> Callable[[Sequence[int], int], tuple[int, ...] | None] | None:
+        """``find(codes, value)``: the first ``hand.size`` subset (positions, in
+        ``itertools.combinations`` order) whose table value is ``value``, found by
+        subtracting the left-out cards from the holding's sum; None for rulesets
+        where a subset's value is more than one lookup (see ``FastHands.best_subset``)."""
+        if self.mode != "direct" or self.lowest or self.model.suit_keyed:
+            return None
+        layout = self.layout
+        nf, fl = self.nf, self.fl
+        shift, bias, flush_bits = layout.shift, layout.bias, layout.flush_bits
+        size = self.size
+        flush_matters = self.tables.flush_matters
+        limit = layout.limit
+        plans: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+        def find(codes: Sequence[int], value: int) -> tuple[int, ...] | None:
+            k = len(codes)
+            if k > limit:
+                return None
+            plan = plans.get(k)
+            if plan is None:
+                every = set(range(k))
+                plan = plans[k] = [(kept, tuple(sorted(every - set(kept)))) for kept in combinations(range(k), size)]
+            total = sum(codes, bias)
+            for kept, left_out in plan:
+                part = total
+                for i in left_out:
+                    part -= codes[i]
+                if flush_matters and part & flush_bits:
+                    found = fl[part >> shift]
+                else:
+                    found = nf[part >> shift]
+                if found == value:
+                    return kept
+            return None
+
+        return find
 
     def _lowest_rank(self, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
         """Lowest-card wild: the lowest natural rank held turns wild first."""

@@ -219,7 +219,9 @@ class Ruleset:
         >>> load("standard").evaluate("As Ks Qs Js Ts 2c 2d").category
         'royal_flush'
         """
-        return self.engine.evaluate(self.cards(cards))
+        from .fasthand import evaluate
+
+        return evaluate(self, cards)
 
     def compare(self, a: str | Sequence[Card | str] | Hand, b: str | Sequence[Card | str] | Hand) -> int:
         """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.

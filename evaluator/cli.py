@@ -97,16 +97,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules list``: the catalogue with titles."""
-    from .resources import catalogue_names
-    from .ruleset import load
+    from .resources import catalogue_titles
 
-    rows = []
-    for name in catalogue_names():
-        try:
-            title = load(name).title
-        except PokerRulesError as problem:
-            title = f"(broken: {problem.first.code})"
-        rows.append({"name": name, "title": title})
+    rows = [{"name": name, "title": title} for name, title in catalogue_titles()]
     if args.json:
         out.write(json.dumps(rows, indent=2) + "\n")
     else:

@@ -87,7 +87,8 @@ class HandLines:
         from .hand import Hand
 
         hand = Hand.from_fill(self.ruleset, fill)
-        if self.cacheable and not self.wild_ids.intersection(ids):
+        # a hand that does not qualify has one value for many descriptions: never cached
+        if self.cacheable and hand.qualifies and not self.wild_ids.intersection(ids):
             extra = "" if hand.qualifies else "  (does not qualify)"
             key = self.engine.play_order_key(fill.classification)
             # the playing order of every card of the deck in a hand of this value (sorted is stable)

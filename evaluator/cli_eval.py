@@ -44,7 +44,10 @@ class HandLines:
         self.ruleset = ruleset
         self.as_json = as_json
         self.engine = ruleset.engine
-        self.deck: tuple[Card, ...] = deck_reader(ruleset).deck
+        self.reader = deck_reader(ruleset)
+        self.deck: tuple[Card, ...] = self.reader.deck
+        self.size = ruleset.hand_size
+        self.hand_min = ruleset.hand_min
         self.fast = fast_mode(ruleset, "evaluate")
         self.hands = fast_hands(ruleset) if self.fast else None
         game = ruleset.game
@@ -63,23 +66,23 @@ class HandLines:
 
     def line(self, text: str, label: str) -> str:
         """The output line of one hand (raises the hand's CardError)."""
-        ids = read_ids(self.ruleset, text, label)
+        ids = self.reader.fast_ids(text) or read_ids(self.ruleset, text, label)
+        hands = self.hands
+        found = None
+        if hands is not None and self.hand_min <= len(ids) and not (self.one_hand_only and len(ids) > self.size):
+            found = hands.best_subset(ids)
+        if found is not None and found[0] >= 0 and self.cacheable:
+            cached = self.by_value.get(found[0])
+            if cached is not None and not self.wild_ids.intersection(ids):
+                category, words, order = cached
+                played_ids = sorted([ids[i] for i in found[1]], key=order.__getitem__)
+                names = self.names
+                return f"{' '.join([names[i] for i in played_ids])}  {category}  {words}\n"
         deck = self.deck
         cards = [deck[i] for i in ids]
-        hands = self.hands
-        too_big = self.one_hand_only and len(ids) > self.ruleset.hand_size
-        found = None
-        if hands is not None and len(ids) >= self.ruleset.hand_min and not too_big:
-            found = hands.best_subset(ids)
         if found is None or found[0] < 0:
             return self._render(text, self.engine.evaluate(cards, label))
         value, subset = found
-        cached = self.by_value.get(value) if self.cacheable else None
-        if cached is not None and not self.wild_ids.intersection(ids):
-            category, words, order = cached
-            played_ids = sorted([ids[i] for i in subset], key=order.__getitem__)
-            names = self.names
-            return f"{' '.join([names[i] for i in played_ids])}  {category}  {words}\n"
         played = [cards[i] for i in subset]
         fill = self._fill(cards, played)
         if fill is None:

@@ -262,3 +262,38 @@ class LazyHands(list):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         self._ready()
         return super().__repr__()
+
+
+def comparer(ruleset: Ruleset) -> Callable[[Any, Any], int]:
+    """``Ruleset.compare`` as one closure: two card strings are encoded, ranked and
+    compared on the tables; everything else (Hands, beats:, big holdings of a game)
+    goes through ``showdown.compare``, the generic comparison."""
+    from .showdown import compare as generic
+
+    def slow(a: Any, b: Any) -> int:
+        return generic(ruleset, a, b)
+
+    if not fast_mode(ruleset, "compare"):
+        return slow
+    hands = fast_hands(ruleset)
+    encode, rank = hands.ranker.encoder, hands.rank
+    categories, scale = hands.categories, hands.suit_scale
+    low = ruleset.hand_min
+    high = ruleset.hand_size if ruleset.game is not None else 52
+
+    def compare(a: Any, b: Any) -> int:
+        if a.__class__ is str and b.__class__ is str:
+            first, second = encode(a), encode(b)
+            if low <= len(first) <= high and low <= len(second) <= high:
+                left, right = rank(first), rank(second)
+                if left >= 0 and right >= 0:
+                    left_ok, right_ok = categories[left // scale] >= 0, categories[right // scale] >= 0
+                    if left_ok != right_ok:
+                        return 1 if left_ok else -1
+                    if not left_ok or left == right:
+                        return 0
+                    return 1 if left > right else -1
+        return slow(a, b)
+
+    compare.__doc__ = f"1 when a wins, -1 when b wins, 0 for a tie (in {ruleset.name})."
+    return compare

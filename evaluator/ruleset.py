@@ -223,15 +223,19 @@ class Ruleset:
 
         return evaluate(self, cards)
 
-    def compare(self, a: str | Sequence[Card | str] | Hand, b: str | Sequence[Card | str] | Hand) -> int:
-        """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
+    @cached_property
+    def compare(self) -> Any:
+        """``compare(a, b)``: 1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
 
         >>> load("standard").compare("Ah Ad 2c 3c 4c", "Kh Kd Qc Jc 9s")
         1
-        """
-        from .showdown import compare
 
-        return compare(self, a, b)
+        The attribute is a function built once per ruleset: card strings are
+        compared on the lookup tables, Hands and ``beats:`` by the generic path.
+        """
+        from .fasthand import comparer
+
+        return comparer(self)
 
     def showdown(self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = "") -> list[int]:
         """Indices of the winning hands (ties and top cycles split).

@@ -177,7 +177,8 @@ def euler_row(rounds: int) -> tuple[str, float, float, str] | None:
     compare = rs.compare
     evaluator = Evaluator()
     new = Card.new
-    pairs = [(line[:14], line[15:]) for line in text if line.strip()]
+    once = [(line[:14], line[15:]) for line in text if line.strip()]
+    pairs = once * 20  # the file 20 times over, so that a round lasts long enough to time
     rs.compare(*pairs[0])
 
     def ours() -> None:
@@ -192,8 +193,8 @@ def euler_row(rounds: int) -> tuple[str, float, float, str] | None:
             wins += first < second
         return None
 
-    best = best_of(rounds * 3, {"ours": timed(ours), "peer": timed(treys)})
-    return ("`compare` in a loop, Project Euler 54 (1,000 deals, parsing included) vs treys", len(pairs) / best["ours"], len(pairs) / best["peer"], "treys")
+    best = best_of(rounds, {"ours": timed(ours), "peer": timed(treys)})
+    return ("`compare` in a loop, Project Euler 54 (its 1,000 deals 20 times, parsing included) vs treys", len(pairs) / best["ours"], len(pairs) / best["peer"], "treys")
 
 
 def rate(value: float) -> str:

@@ -30,6 +30,7 @@ from .fasthand import fast_hands, fast_mode
 if TYPE_CHECKING:
     from .cards import Card
     from .evaluate import Fill
+    from .fasthand import FastHands
     from .hand import Hand
     from .ruleset import Ruleset
 
@@ -48,13 +49,12 @@ class HandLines:
         self.deck: tuple[Card, ...] = self.reader.deck
         self.size = ruleset.hand_size
         self.hand_min = ruleset.hand_min
-        self.fast = fast_mode(ruleset, "evaluate")
-        self.hands = fast_hands(ruleset) if self.fast else None
+        self.hands: FastHands | None = None  # set once the tables are worth loading (fast_mode)
         game = ruleset.game
         self.one_hand_only = game is not None and (game.use_hole is not None or game.use_board is not None)
         categories = ruleset.data.get("categories") or {}
         rank_by = any(isinstance(spec, dict) and spec.get("rank_by") for spec in categories.values())
-        self.cacheable = self.fast and not rank_by and not ruleset.wild.lowest_rank and not as_json
+        self.cacheable = not rank_by and not ruleset.wild.lowest_rank and not as_json
         self.wild_ids = frozenset(i for i, card in enumerate(self.deck) if self._static_wild(card))
         self.names = [str(card) for card in self.deck]
         # value -> (category, description + qualifier note, play-order key of each card id)
@@ -68,6 +68,8 @@ class HandLines:
         """The output line of one hand (raises the hand's CardError)."""
         ids = self.reader.fast_ids(text) or read_ids(self.ruleset, text, label)
         hands = self.hands
+        if hands is None and fast_mode(self.ruleset, "evaluate"):
+            hands = self.hands = fast_hands(self.ruleset)
         found = None
         if hands is not None and self.hand_min <= len(ids) and not (self.one_hand_only and len(ids) > self.size):
             found = hands.best_subset(ids)

@@ -450,6 +450,7 @@ class FastRanker:
         flush_matters = self.tables.flush_matters
         limit = layout.limit
         plans: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        pairs: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
 
         def find(codes: Sequence[int], value: int) -> tuple[int, ...] | None:
             k = len(codes)
@@ -459,7 +460,16 @@ class FastRanker:
             if plan is None:
                 every = set(range(k))
                 plan = plans[k] = [(kept, tuple(sorted(every - set(kept)))) for kept in combinations(range(k), size)]
+                if k == size + 2:  # seven of five: two cards left out, the common case unrolled
+                    pairs[k] = [(kept, left_out[0], left_out[1]) for kept, left_out in plan]
             total = sum(codes, bias)
+            two = pairs.get(k)
+            if two is not None:
+                for kept, a, b in two:
+                    part = total - codes[a] - codes[b]
+                    if (fl[part >> shift] if flush_matters and part & flush_bits else nf[part >> shift]) == value:
+                        return kept
+                return None
             for kept, left_out in plan:
                 part = total
                 for i in left_out:

@@ -32,7 +32,8 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
-from .tables import NO_HAND
+
+NO_HAND = -1  # the tables' value of no hand (tables.NO_HAND; not imported: it would load NumPy)
 
 if TYPE_CHECKING:
     from .evaluate import Fill
@@ -122,6 +123,8 @@ def fast_hands(ruleset: Ruleset) -> FastHands:
 #: are not compiled just to answer a call: a build would take far longer than the
 #: generic evaluator needs for the hands asked about.
 MAX_CLASSES_FOR_CALLS = 50_000
+#: Calls per ruleset answered generically before the tables are loaded for the rest.
+WARM_CALLS = 32
 
 
 def tables_worth_it(ruleset: Ruleset) -> bool:
@@ -134,6 +137,12 @@ def tables_worth_it(ruleset: Ruleset) -> bool:
 
     if getattr(ruleset, "_cache_tables", None) is not None:
         return True
+    # A few calls are answered by the generic evaluator: loading NumPy and the tables
+    # would cost more than they save (and a one-off evaluate stays a cold start).
+    calls = getattr(ruleset, "_cache_calls", 0) + 1
+    object.__setattr__(ruleset, "_cache_calls", calls)
+    if calls <= WARM_CALLS:
+        return False
     digits = len(ruleset.rank_symbols) + (1 if ruleset.wild.any else 0)
     if comb(digits + ruleset.hand_size, ruleset.hand_size) > MAX_CLASSES_FOR_CALLS:
         return False
@@ -273,8 +282,20 @@ def comparer(ruleset: Ruleset) -> Callable[[Any, Any], int]:
     def slow(a: Any, b: Any) -> int:
         return generic(ruleset, a, b)
 
-    if not fast_mode(ruleset, "compare"):
+    if ruleset.beats:
         return slow
+
+    def warming(a: Any, b: Any) -> int:
+        # generic until the tables are worth loading, then the table closure takes over
+        if fast_mode(ruleset, "compare"):
+            object.__setattr__(ruleset, "compare", on_tables(ruleset, slow))
+        return slow(a, b)
+
+    return on_tables(ruleset, slow) if fast_mode(ruleset, "compare") else warming
+
+
+def on_tables(ruleset: Ruleset, slow: Callable[[Any, Any], int]) -> Callable[[Any, Any], int]:
+    """The table closure of :func:`comparer` (the tables are loaded)."""
     hands = fast_hands(ruleset)
     encode, rank = hands.ranker.encoder, hands.rank
     categories, scale = hands.categories, hands.suit_scale

@@ -35,7 +35,10 @@ sys.path.insert(0, str(ROOT))
 
 from evaluator import load  # noqa: E402
 
-EULER_PLACES = (ROOT / "tests/data/project_euler_54/p054_poker.txt", ROOT.parent.parent / "shared/data/project_euler_54/p054_poker.txt")
+EULER_PLACES = (
+    ROOT / "tests/data/project_euler_54/p054_poker.txt",
+    ROOT.parent.parent / "shared/data/project_euler_54/p054_poker.txt",
+)
 TREYS_SCRIPT = """\
 import sys
 from treys import Card, Evaluator
@@ -103,7 +106,14 @@ def rank_rows(count: int, rounds: int) -> list[tuple[str, float, float, str]]:
                 evaluator.evaluate(cards[:2], cards[2:])
 
         best = best_of(rounds, {"ours": timed(ours), "peer": timed(treys)})
-        rows.append((f"`rank(encode(text))`, {k} cards vs treys parse + evaluate", count / best["ours"], count / best["peer"], "treys"))
+        rows.append(
+            (
+                f"`rank(encode(text))`, {k} cards vs treys parse + evaluate",
+                count / best["ours"],
+                count / best["peer"],
+                "treys",
+            )
+        )
     return rows
 
 
@@ -141,7 +151,12 @@ def showdown_row(count: int, rounds: int) -> tuple[str, float, float, str]:
             [i for i, hand in enumerate(hands) if hand == top]
 
     best = best_of(rounds, {"ours": timed(ours), "peer": timed(pokerkit_prefix)})
-    return (f"`showdown` per call, hold'em 6 players vs pokerkit (prefix {short:,})", count / best["ours"], short / best["peer"], "pokerkit")
+    return (
+        f"`showdown` per call, hold'em 6 players vs pokerkit (prefix {short:,})",
+        count / best["ours"],
+        short / best["peer"],
+        "pokerkit",
+    )
 
 
 def eval_row(count: int, rounds: int, folder: Path) -> tuple[str, float, float, str]:
@@ -163,7 +178,12 @@ def eval_row(count: int, rounds: int, folder: Path) -> tuple[str, float, float, 
     ours = process([sys.executable, "-m", "evaluator", "eval", "standard", "-"])
     ours()  # tables into the cache first
     best = best_of(rounds, {"ours": ours, "peer": process([sys.executable, str(script)])})
-    return (f"`pokerrules eval standard -`, {count:,} seven-card lines vs a treys script (whole processes)", count / best["ours"], count / best["peer"], "treys")
+    return (
+        f"`pokerrules eval standard -`, {count:,} seven-card lines vs a treys script (whole processes)",
+        count / best["ours"],
+        count / best["peer"],
+        "treys",
+    )
 
 
 def euler_row(rounds: int) -> tuple[str, float, float, str] | None:
@@ -194,7 +214,12 @@ def euler_row(rounds: int) -> tuple[str, float, float, str] | None:
         return None
 
     best = best_of(rounds, {"ours": timed(ours), "peer": timed(treys)})
-    return ("`compare` in a loop, Project Euler 54 (its 1,000 deals 20 times, parsing included) vs treys", len(pairs) / best["ours"], len(pairs) / best["peer"], "treys")
+    return (
+        "`compare` in a loop, Project Euler 54 (its 1,000 deals 20 times, parsing included) vs treys",
+        len(pairs) / best["ours"],
+        len(pairs) / best["peer"],
+        "treys",
+    )
 
 
 def rate(value: float) -> str:
@@ -218,7 +243,8 @@ def main() -> int:
     if euler is not None:
         rows.append(euler)
     table = [
-        f"\n## Entry points per call against peers doing the same work ({note}, best of {args.rounds} interleaved rounds)\n",
+        f"\n## Entry points per call against peers doing the same work "
+        f"({note}, best of {args.rounds} interleaved rounds)\n",
         "`python benchmarks/bench_calls.py`\n",
         "| what | pokerrules | peer | peer rate | x peer |",
         "|---|---|---|---|---|",

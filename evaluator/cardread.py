@@ -97,7 +97,8 @@ class DeckReader:
                     raise error(
                         CardError,
                         "C102",
-                        f"card {position}, id {item}, is not in this deck ({self.name} card ids run from 0 to {len(self.deck) - 1})",
+                        f"card {position}, id {item}, is not in this deck "
+                        f"({self.name} card ids run from 0 to {len(self.deck) - 1})",
                         source,
                         1,
                         position,
@@ -126,7 +127,14 @@ class DeckReader:
             limit = 1 if card.is_joker else self.copies
             if seen[card_id] > limit:
                 packs = "one pack" if self.copies == 1 else f"{self.copies} packs"
-                raise error(CardError, "C103", f"card {position}, {card}, is repeated ({self.name} uses {packs})", source, 1, position)
+                raise error(
+                    CardError,
+                    "C103",
+                    f"card {position}, {card}, is repeated ({self.name} uses {packs})",
+                    source,
+                    1,
+                    position,
+                )
 
 
 def deck_reader(ruleset: Ruleset) -> DeckReader:
@@ -134,7 +142,7 @@ def deck_reader(ruleset: Ruleset) -> DeckReader:
     reader: DeckReader | None = getattr(ruleset, "_cache_reader", None)
     if reader is None:
         reader = DeckReader(ruleset)
-        ruleset._cache_reader = reader  # type: ignore[attr-defined]  # Ruleset allows _cache* slots
+        ruleset._cache_reader = reader
     return reader
 
 
@@ -150,10 +158,7 @@ def read_ids(ruleset: Ruleset, cards: CardsLike, source: str = "<cards>") -> lis
             deck, C103 repeated, C105/C107 too many cards).
     """
     reader = deck_reader(ruleset)
-    if isinstance(cards, str):
-        ids = reader.fast_ids(cards)
-    else:
-        ids = reader.ids_of(cards, source)
+    ids = reader.fast_ids(cards) if isinstance(cards, str) else reader.ids_of(cards, source)
     if ids is not None and len(ids) <= 52:
         return ids
     from .evaluate import read_cards_slowly

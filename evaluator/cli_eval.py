@@ -62,7 +62,9 @@ class HandLines:
 
     def _static_wild(self, card: Card) -> bool:
         wild = self.ruleset.wild
-        return bool((card.is_joker and wild.jokers) or card in wild.cards or (not card.is_joker and card.rank in wild.ranks))
+        return bool(
+            (card.is_joker and wild.jokers) or card in wild.cards or (not card.is_joker and card.rank in wild.ranks)
+        )
 
     def line(self, text: str, label: str) -> str:
         """The output line of one hand (raises the hand's CardError)."""
@@ -105,7 +107,7 @@ class HandLines:
         if not self.ruleset.wild.any:
             return engine.fill(played, [False] * len(played))
         mask_of: dict[Card, bool] = {}
-        for card, wild in zip(cards, engine.wild_mask(cards)):
+        for card, wild in zip(cards, engine.wild_mask(cards), strict=True):
             mask_of[card] = mask_of.get(card, False) or wild
         return engine.fill(played, [mask_of[card] for card in played])
 

@@ -265,7 +265,7 @@ class FastRanker:
         def encode(cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
             if cards.__class__ is str and len(cards) <= longest:
                 try:
-                    ids = [tokens[part] for part in cards.split()]  # type: ignore[union-attr]
+                    ids = [tokens[part] for part in cards.split()]
                 except KeyError:
                     ids = None
                 if ids is not None and len(set(ids)) == len(ids) and len(ids) <= MAX_HOLDING:
@@ -335,7 +335,7 @@ class FastRanker:
         wild = self.model.wild_code
 
         def rank_limited(codes: Sequence[int]) -> int:
-            if codes.count(wild) > limit:  # type: ignore[attr-defined]
+            if codes.count(wild) > limit:
                 raise too_many_wilds(len([c for c in codes if c == wild]))
             return rank(codes)
 

@@ -100,7 +100,7 @@ class FastHands:
         subset = [cards[i] for i in found[1]]
         if self.ruleset.wild.any:
             mask_of: dict[Card, bool] = {}
-            for card, wild in zip(cards, engine.wild_mask(cards)):
+            for card, wild in zip(cards, engine.wild_mask(cards), strict=True):
                 mask_of[card] = mask_of.get(card, False) or wild
             mask = [mask_of[card] for card in subset]
         else:
@@ -176,7 +176,11 @@ def evaluate(ruleset: Ruleset, cards: Any) -> Hand:
     read = ruleset.cards(cards)
     engine = ruleset.engine
     game = ruleset.game
-    if len(read) < ruleset.hand_min or (game is not None and len(read) > ruleset.hand_size) or not fast_mode(ruleset, "evaluate"):
+    if (
+        len(read) < ruleset.hand_min
+        or (game is not None and len(read) > ruleset.hand_size)
+        or not fast_mode(ruleset, "evaluate")
+    ):
         return engine.evaluate(read)  # C104, or a game's rules where rank() takes one hand
     fill = fast_hands(ruleset).fill(read)
     if fill is None:
@@ -266,7 +270,7 @@ class LazyHands(list):  # type: ignore[type-arg]
         self._ready()
         return super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._ready()

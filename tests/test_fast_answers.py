@@ -63,7 +63,11 @@ def test_encode_refuses_repeats_and_bad_ids_by_position() -> None:
     assert (raised.value.code, raised.value.first.col) == ("C102", 3)
     assert "id 99" in raised.value.first.message
     # ids, Card objects and text are the same cards
-    assert rs.encode([48, 44, 40, 36, 32]) == rs.encode("As Ks Qs Js Ts") == rs.encode([Card("A", "s"), "Ks", "Qs", "Js", "Ts"])
+    assert (
+        rs.encode([48, 44, 40, 36, 32])
+        == rs.encode("As Ks Qs Js Ts")
+        == rs.encode([Card("A", "s"), "Ks", "Qs", "Js", "Ts"])
+    )
 
 
 def test_rank_names_values_that_are_not_codes() -> None:
@@ -143,7 +147,10 @@ def test_every_deck_and_hand_size_fits_the_tables_or_check_refuses_it(tmp_path: 
 
 
 def test_many_wild_ranks_refuse_only_the_hands_the_engine_refuses(tmp_path: Path) -> None:
-    text = RULE.format(name="jokers-and-ranks", copies=1, jokers=2, size=7) + "wild: {ranks: [2, 3, 4, 5, 6], jokers: true}\n"
+    text = (
+        RULE.format(name="jokers-and-ranks", copies=1, jokers=2, size=7)
+        + "wild: {ranks: [2, 3, 4, 5, 6], jokers: true}\n"
+    )
     rs = load(write(tmp_path, "jokers-and-ranks", text))
     plain = "As Kd Qh Jc 9s 8s 7s"
     assert rs.rank(rs.encode(plain)) >= 0  # no wild card: no C105
@@ -164,10 +171,30 @@ def test_many_wild_ranks_refuse_only_the_hands_the_engine_refuses(tmp_path: Path
 
 @pytest.mark.parametrize(
     "text",
-    ["As Kd Qh Jc Ts", "as KD 10h jC ts", "A♠ K♥ 10♦", "♠A ♥K", "As,Kd", "AsKd", "X", "X X2", "X1 X2 As",
-     "As Zz Kd", "As Kd Q", "As As", "1h", "As K-d", "Xs", "", "X3", "As Kd Qh Jc Ts " * 3],
+    [
+        "As Kd Qh Jc Ts",
+        "as KD 10h jC ts",
+        "A♠ K♥ 10♦",
+        "♠A ♥K",
+        "As,Kd",
+        "AsKd",
+        "X",
+        "X X2",
+        "X1 X2 As",
+        "As Zz Kd",
+        "As Kd Q",
+        "As As",
+        "1h",
+        "As K-d",
+        "Xs",
+        "",
+        "X3",
+        "As Kd Qh Jc Ts " * 3,
+    ],
 )
-@pytest.mark.parametrize("name", ["standard", "joker-wild", "short-deck", "two-packs" if "two-packs" in CATALOGUE else "standard"])
+@pytest.mark.parametrize(
+    "name", ["standard", "joker-wild", "short-deck", "two-packs" if "two-packs" in CATALOGUE else "standard"]
+)
 def test_fast_reading_matches_the_full_reader(name: str, text: str) -> None:
     rs = load(name)
     try:
@@ -200,7 +227,12 @@ def test_evaluate_and_compare_equal_the_generic_engine(name: str) -> None:
             expected = rs.engine.evaluate(cards)
             got = rs.evaluate(cards)
             assert (got.category, got.cards, got.played_as, got.wilds, got.strength, got.describe()) == (
-                expected.category, expected.cards, expected.played_as, expected.wilds, expected.strength, expected.describe()
+                expected.category,
+                expected.cards,
+                expected.played_as,
+                expected.wilds,
+                expected.strength,
+                expected.describe(),
             ), " ".join(map(str, cards))
             other = deal(rs, k, rng)
             assert rs.compare(cards, other) == generic_compare(rs, cards, other)
@@ -235,8 +267,12 @@ def test_showdowns_equal_the_generic_engine(name: str, monkeypatch: pytest.Monke
         assert fast.as_dict() == slow.as_dict()  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", ["standard", "deuces-wild", "suits-bridge", "jacks-or-better", "ace-to-five", "lowest-card-wild"])
-def test_eval_lines_equal_the_generic_hands(name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "name", ["standard", "deuces-wild", "suits-bridge", "jacks-or-better", "ace-to-five", "lowest-card-wild"]
+)
+def test_eval_lines_equal_the_generic_hands(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     rs = load(name)
     rng = random.Random(f"eval-{name}")
     hands = [deal(rs, rng.choice([rs.hand_size, rs.hand_size + 2]), rng) for _ in range(300)]

@@ -88,12 +88,15 @@ class _Grown(dict[int, int]):
     def __missing__(self, key: int) -> int:
         counts = self.layout.decode(key)
         total = sum(counts)
+        if total == 0:
+            # card ids, or other small numbers: nothing lands in the rank counts
+            raise error(CardError, "C102", not_codes(self.name), "<cards>")
         if total < self.low:
             raise error(CardError, "C104", f"{total} card{'s' if total != 1 else ''} given; {self.name} needs at least {self.low}", "<cards>")
         # (one-suited tables of a suit-keyed ruleset carry the suit above the rank key)
         suit_key = key & ~self.layout.key_mask
         if total <= self.built or self.layout.keys(np.array([counts])).item() != key & self.layout.key_mask:
-            raise error(CardError, "C102", "these codes are not cards of this ruleset (use Ruleset.encode)", "<cards>")
+            raise error(CardError, "C102", not_codes(self.name), "<cards>")
         digits = [d for d, count in enumerate(counts) if count]
         places = self.places
         best = NO_HAND
@@ -294,41 +297,14 @@ class FastRanker:
         if self.constrained:
             rank = self._no_best_of(rank)
         self.raw_rank: Callable[[Sequence[int]], int] = rank  # for codes already checked (subsets of a checked holding)
-        rank = self._checked(rank)
+        limit = self.model.wild_limit
+        if limit is not None and self.mode != "generic":
+            rank = self._wild_limited(rank, limit)
         rank.__doc__ = (
             f"The strength of an encoded holding of {self.ruleset.name} (bigger wins; -1: no hand).\n\n"
             "``codes`` come from ``Ruleset.encode``; any number of cards from hand.min up."
         )
         return rank
-
-    def _checked(self, rank: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
-        """Refuse what is not an encoded holding: values that are not codes, and (where a
-        code names one card: one pack, no wild cards) a card given twice."""
-        distinct = self.ruleset.copies == 1 and not self.layout.has_wild_digit and self.mode != "generic"
-        explain = self._code_problem
-        limit = self.model.wild_limit
-        if limit is not None and self.mode != "generic":
-            rank = self._wild_limited(rank, limit)
-
-        if distinct:
-
-            def rank_distinct(codes: Sequence[int]) -> int:
-                try:
-                    if len(set(codes)) == len(codes):
-                        return rank(codes)
-                except (KeyError, IndexError, TypeError, CardError):
-                    pass
-                raise explain(codes, rank)
-
-            return rank_distinct
-
-        def rank_codes(codes: Sequence[int]) -> int:
-            try:
-                return rank(codes)
-            except (KeyError, IndexError, TypeError, CardError):
-                raise explain(codes, rank) from None
-
-        return rank_codes
 
     def _wild_limited(self, rank: Callable[[Sequence[int]], int], limit: int) -> Callable[[Sequence[int]], int]:
         """More wild cards than the evaluator fills: C105, as the generic evaluator says it."""
@@ -340,38 +316,6 @@ class FastRanker:
             return rank(codes)
 
         return rank_limited
-
-    def _code_problem(self, codes: Sequence[int], rank: Callable[[Sequence[int]], int]) -> PokerRulesError:
-        """The error for a holding ``rank`` cannot take, naming the first bad value."""
-        name = self.ruleset.name
-        known = set(self.code_list) | ({self.model.wild_code} if self.layout.has_wild_digit else set())
-        held = list(codes)
-        for position, code in enumerate(held, start=1):
-            if not isinstance(code, int) or code not in known:
-                ids = " (card ids go to rank_many, or through encode first)" if isinstance(code, int) and 0 <= code < len(self.code_list) else ""
-                return error(
-                    CardError,
-                    "C102",
-                    f"card {position}: {code!r} is not a code of {name}: rank() takes the codes Ruleset.encode returns{ids}",
-                    "<cards>",
-                    1,
-                    position,
-                )
-        if len(held) < self.low:
-            return error(CardError, "C104", f"{len(held)} card{'s' if len(held) != 1 else ''} given; {name} needs at least {self.low}", "<cards>")
-        seen: set[int] = set()
-        for position, code in enumerate(held, start=1):
-            if code in seen and code != self.model.wild_code:
-                card = self.model.cards[self.code_list.index(code)]
-                return error(CardError, "C103", f"card {position}, {card}, is repeated ({name} uses one pack)", "<cards>", 1, position)
-            seen.add(code)
-        try:
-            rank(held)
-        except PokerRulesError as problem:
-            return problem
-        except (KeyError, IndexError, TypeError):
-            pass
-        return error(CardError, "C102", f"these values are not a holding of {name} (use Ruleset.encode)", "<cards>")
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]:
         layout = self.layout
@@ -930,6 +874,14 @@ class FastRanker:
             if one_suited:
                 best = max(best, self.fl[sub_key])
         return best
+
+
+def not_codes(name: str) -> str:
+    """The message for values ``rank`` cannot read as a holding."""
+    return (
+        f"these values are not codes of {name}: rank() takes the codes Ruleset.encode returns "
+        "(card ids go to rank_many, or through encode first)"
+    )
 
 
 def too_many_wilds(count: int) -> PokerRulesError:

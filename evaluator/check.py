@@ -398,7 +398,7 @@ class _Linter:
     # --- the report --------------------------------------------------------------------
 
     def diagnostics(self) -> list[Diagnostic]:
-        found = self._dead_jokers()
+        found = self._dead_jokers() + self._too_wide()
         analysis = self._analysis()
         found += self._unused(analysis)
         if not analysis.complete:
@@ -466,6 +466,18 @@ class _Linter:
                     )
                 )
         return found
+
+    def _too_wide(self) -> list[Diagnostic]:
+        """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
+        from .errors import RulesetError
+        from .tables import card_model
+
+        try:
+            card_model(self.ruleset)
+        except RulesetError as problem:
+            where, note = _place(self.document, self.source, ("deck", "copies"), ("deck",))
+            return [_diagnostic("R104", problem.first.message + note, where, "error", problem.first.hint)]
+        return []
 
     def _dead_jokers(self) -> list[Diagnostic]:
         """R114: jokers in the deck that are not wild can never play."""

@@ -75,32 +75,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules list``: the catalogue with titles."""
-    from .resources import catalogue_names
-    from .ruleset import load
+    from .resources import catalogue_titles
 
-    rows = []
-    for name in catalogue_names():
-        try:
-            title = load(name).title
-        except PokerRulesError as problem:
-            title = f"(broken: {problem.first.code})"
-        rows.append({"name": name, "title": title})
+    rows = [{"name": name, "title": title} for name, title in catalogue_titles()]
     if args.json:
         out.write(json_document(rows))
     else:
         width = max(len(row["name"]) for row in rows)
         out.writelines(f"{row['name']:<{width}}  {visible(row['title'])}\n" for row in rows)
     return EXIT_OK
-
-
-def _hands_from_args(values: Sequence[str], stdin: TextIO) -> list[tuple[str, str]]:
-    """(label, text) of every hand the user gave."""
-    if list(values) == ["-"]:
-        return [(f"<stdin line {n}>", line.strip()) for n, line in enumerate(stdin, start=1) if line.strip()]
-    single_cards = all(len(tokenize_quiet(value)) == 1 for value in values)
-    if single_cards and len(values) > 1:
-        return [("<cards>", " ".join(values))]
-    return [(f"<hand {n}>" if len(values) > 1 else "<cards>", value) for n, value in enumerate(values, start=1)]
 
 
 def tokenize_quiet(text: str) -> list[object]:
@@ -112,25 +95,14 @@ def tokenize_quiet(text: str) -> list[object]:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
-    """``pokerrules eval``: evaluate each hand; all-or-nothing output."""
+    """``pokerrules eval``: evaluate each hand on the tables, one line each, streamed."""
+    from .cli_eval import hands_from, write_lines
     from .ruleset import load
 
-    stdin = stdin or sys.stdin
     ruleset = load(args.ruleset, root=args.root)
-    results = []
-    hands = _hands_from_args(args.cards, stdin)
-    for label, text in hands:
-        cards = ruleset.cards(text, label)
-        hand = ruleset.engine.evaluate(cards, label)
-        results.append((text, hand))
-    as_json = json_line if list(args.cards) == ["-"] or len(hands) > 1 else json_document  # many hands: JSON Lines
-    for text, hand in results:
-        if args.json:
-            out.write(as_json({"input": text, **hand.as_dict()}))
-        else:
-            extra = "" if hand.qualifies else "  (does not qualify)"
-            out.write(f"{visible(' '.join(hand.cards))}  {visible(hand.category)}  {visible(hand.describe())}{extra}\n")
-    return EXIT_OK
+    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1)
+    one = list(args.cards) != ["-"] and (len(args.cards) == 1 or all(len(tokenize_quiet(v)) == 1 for v in args.cards))
+    return write_lines(ruleset, hands, out, args.json, one)
 
 
 def _split_line(line: str, hand_size: int | None) -> tuple[list[str], list[str]]:

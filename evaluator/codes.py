@@ -92,7 +92,7 @@ CODES: dict[str, str] = {
     "R101": "order names a category that is not defined",
     "R102": "a value that is not a rank",
     "R103": "hand.min is larger than hand.size",
-    "R104": "the deck has more cards than the limit",
+    "R104": "the deck has more cards than the limit (or more packs than lookup tables of its hand size can hold)",
     "R105": "the deck has fewer cards than a hand",
     "R106": "with ace: both, the ace must be the highest rank of the deck",
     "R107": "order is empty",

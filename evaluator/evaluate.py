@@ -111,8 +111,24 @@ class Fill:
         return len(self.wilds)
 
 
-def read_cards(ruleset: Ruleset, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
+def read_cards(ruleset: Ruleset, text: str | Sequence[Card | str | int], source: str = "<cards>") -> list[Card]:
     """Read ``text`` and check every card against ``ruleset``'s deck.
+
+    Plain text, Card objects and card ids take the token table of
+    :mod:`evaluator.cardread`; anything else is read by :func:`read_cards_slowly`.
+
+    Raises:
+        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
+            often than the packs allow, C105 too many cards.
+    """
+    from .cardread import deck_reader, read_ids
+
+    deck = deck_reader(ruleset).deck
+    return [deck[i] for i in read_ids(ruleset, text, source)]
+
+
+def read_cards_slowly(ruleset: Ruleset, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
+    """Read ``text`` token by token and check every card against ``ruleset``'s deck.
 
     Raises:
         CardError: C101 unreadable, C102 not in the deck, C103 repeated more

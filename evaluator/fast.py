@@ -46,14 +46,16 @@ game plays.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cards import Card
-from .errors import CardError, error
+from .cardread import read_ids
+from .cards import MAX_CARD_TEXT, Card
+from .errors import CardError, PokerRulesError, error
 from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors
 
 if TYPE_CHECKING:
@@ -94,12 +96,15 @@ class _Grown(dict[int, int]):
             return known
         counts = self.layout.decode(key)
         total = sum(counts)
+        if total == 0:
+            # card ids, or other small numbers: nothing lands in the rank counts
+            raise error(CardError, "C102", not_codes(self.name), "<cards>")
         if total < self.low:
             raise error(CardError, "C104", f"{total} card{'s' if total != 1 else ''} given; {self.name} needs at least {self.low}", "<cards>")
         # (one-suited tables of a suit-keyed ruleset carry the suit above the rank key)
         suit_key = key & ~self.layout.key_mask
         if total <= self.built or self.layout.keys(np.array([counts])).item() != key & self.layout.key_mask:
-            raise error(CardError, "C102", "these codes are not cards of this ruleset (use Ruleset.encode)", "<cards>")
+            raise error(CardError, "C102", not_codes(self.name), "<cards>")
         digits = [d for d, count in enumerate(counts) if count]
         places = self.places
         best = NO_HAND
@@ -258,16 +263,38 @@ class FastRanker:
 
     # --- encoding ------------------------------------------------------------------------
 
-    def encode(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
-        """Read and check ``cards`` and return one integer per card for :attr:`rank`."""
-        codes = self.code_list
-        id_of = self.id_of
-        return tuple(codes[id_of[card]] for card in self.ruleset.cards(cards))
+    def encode(self, cards: str | Sequence[Card | str | int]) -> tuple[int, ...]:
+        """Read and check ``cards`` (text, Card objects or card ids) and return one
+        integer per card for :attr:`rank`."""
+        return self.encoder(cards)
 
-    def card_ids(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
+    @cached_property
+    def encoder(self) -> Callable[[str | Sequence[Card | str | int]], tuple[int, ...]]:
+        """:meth:`encode` as one closure: plain text is split and looked up in the deck's
+        token table; anything else goes through :func:`read_ids` (same errors as ever)."""
+        from .cardread import deck_reader
+
+        codes = self.code_list
+        ruleset = self.ruleset
+        tokens = deck_reader(ruleset).tokens
+        longest = MAX_CARD_TEXT
+
+        def encode(cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
+            if cards.__class__ is str and len(cards) <= longest:
+                try:
+                    ids = [tokens[part] for part in cards.split()]
+                except KeyError:
+                    ids = None
+                if ids is not None and len(set(ids)) == len(ids) and len(ids) <= MAX_HOLDING:
+                    return tuple([codes[i] for i in ids])
+            return tuple([codes[i] for i in read_ids(ruleset, cards, source)])
+
+        encode.__doc__ = f"Read cards of {ruleset.name} (text, Card objects or card ids) into codes for rank()."
+        return encode
+
+    def card_ids(self, cards: str | Sequence[Card | str | int]) -> tuple[int, ...]:
         """The card ids (index in ``Ruleset.deck``) of ``cards``, for :meth:`rank_many`."""
-        id_of = self.id_of
-        return tuple(id_of[card] for card in self.ruleset.cards(cards))
+        return tuple(read_ids(self.ruleset, cards))
 
     # --- per call ------------------------------------------------------------------------
 
@@ -283,11 +310,26 @@ class FastRanker:
                 rank = self._lowest_rank(rank)
         if self.constrained:
             rank = self._no_best_of(rank)
+        self.raw_rank: Callable[[Sequence[int]], int] = rank  # for codes already checked (subsets of a checked holding)
+        limit = self.model.wild_limit
+        if limit is not None and self.mode != "generic":
+            rank = self._wild_limited(rank, limit)
         rank.__doc__ = (
             f"The strength of an encoded holding of {self.ruleset.name} (bigger wins; -1: no hand).\n\n"
             "``codes`` come from ``Ruleset.encode``; any number of cards from hand.min up."
         )
         return rank
+
+    def _wild_limited(self, rank: Callable[[Sequence[int]], int], limit: int) -> Callable[[Sequence[int]], int]:
+        """More wild cards than the evaluator fills: C105, as the generic evaluator says it."""
+        wild = self.model.wild_code
+
+        def rank_limited(codes: Sequence[int]) -> int:
+            if codes.count(wild) > limit:
+                raise too_many_wilds(len([c for c in codes if c == wild]))
+            return rank(codes)
+
+        return rank_limited
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]:
         layout = self.layout
@@ -350,6 +392,55 @@ class FastRanker:
 
             rank = rank_wide
         return rank
+
+    @cached_property
+    def subset_finder(self) -> Callable[[Sequence[int], int], tuple[int, ...] | None] | None:
+        """``find(codes, value)``: the first ``hand.size`` subset (positions, in
+        ``itertools.combinations`` order) whose table value is ``value``, found by
+        subtracting the left-out cards from the holding's sum; None for rulesets
+        where a subset's value is more than one lookup (see ``FastHands.best_subset``)."""
+        if self.mode != "direct" or self.lowest or self.model.suit_keyed:
+            return None
+        layout = self.layout
+        nf, fl = self.nf, self.fl
+        shift, bias, flush_bits = layout.shift, layout.bias, layout.flush_bits
+        size = self.size
+        flush_matters = self.tables.flush_matters
+        limit = layout.limit
+        plans: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        pairs: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
+
+        def find(codes: Sequence[int], value: int) -> tuple[int, ...] | None:
+            k = len(codes)
+            if k > limit:
+                return None
+            plan = plans.get(k)
+            if plan is None:
+                every = set(range(k))
+                plan = plans[k] = [(kept, tuple(sorted(every - set(kept)))) for kept in combinations(range(k), size)]
+                if k == size + 2:  # seven of five: two cards left out, the common case unrolled
+                    pairs[k] = [(kept, left_out[0], left_out[1]) for kept, left_out in plan]
+            total = sum(codes, bias)
+            two = pairs.get(k)
+            if two is not None:
+                for kept, a, b in two:
+                    part = total - codes[a] - codes[b]
+                    if (fl[part >> shift] if flush_matters and part & flush_bits else nf[part >> shift]) == value:
+                        return kept
+                return None
+            for kept, left_out in plan:
+                part = total
+                for i in left_out:
+                    part -= codes[i]
+                if flush_matters and part & flush_bits:
+                    found = fl[part >> shift]
+                else:
+                    found = nf[part >> shift]
+                if found == value:
+                    return kept
+            return None
+
+        return find
 
     def _lowest_rank(self, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
         """Lowest-card wild: the lowest natural rank held turns wild first."""
@@ -499,7 +590,12 @@ class FastRanker:
         if cards.dtype.kind not in "iu":
             raise TypeError(f"rank_many takes an integer array, not {cards.dtype}")
         deck_size = len(self.model.cards)
-        if cards.size == 0 or int(cards[0].max()) < deck_size or self.mode == "generic":
+        if cards.size == 0:
+            return cards
+        if cards.shape[1] < self.low:  # too few cards says more than what the cards are
+            raise error(CardError, "C104", f"{cards.shape[1]} cards per hand given; {self.ruleset.name} needs at least {self.low}", "<cards>")
+        if int(cards[0].max()) < deck_size or self.mode == "generic":
+            self._check_ids(cards, from_codes=False)
             return cards
         # encode() codes: map back to ids (a wild code stands for any wild card, alike)
         if self._code_order is None:
@@ -509,7 +605,96 @@ class FastRanker:
         where = np.minimum(np.searchsorted(sorted_codes, cards), len(sorted_codes) - 1)
         if not np.array_equal(sorted_codes[where], cards):
             raise error(CardError, "C102", f"rank_many: values that are neither card ids (0 to {deck_size - 1}) nor codes of {self.ruleset.name}", "<cards>")
-        return order[where]
+        ids = order[where]
+        self._check_ids(ids, from_codes=True)
+        return ids
+
+    def _check_ids(self, ids: np.ndarray, from_codes: bool) -> None:
+        """C102 for an id outside the deck, C103 for a card held more often than the
+        packs hold it; both name the hand (row) and the card (column), 1-based."""
+        deck_size = len(self.model.cards)
+        bitwise = self.ruleset.copies == 1 and deck_size <= 62
+        marked = from_codes and self.layout.has_wild_digit
+        wild = np.array(self.model.static_wild, dtype=bool)
+        step = CHUNK if bitwise else CHUNK * 8
+        for start in range(0, len(ids), step):
+            columns = np.ascontiguousarray(ids[start : start + step].T, dtype=np.int64)
+            if int(columns.min()) < 0 or int(columns.max()) >= deck_size:
+                self._outside_error(columns.T, start)
+            if len(columns) < 2:
+                continue
+            if marked:
+                # a code says "a wild card", not which one: wild cards are never repeats here
+                columns = np.where(wild[columns], -1 - np.arange(len(columns), dtype=np.int64)[:, None], columns)
+            if self.model.wild_limit is not None:
+                wilds = (columns == -1 - np.arange(len(columns))[:, None]).sum(axis=0) if marked else wild[columns].sum(axis=0)
+                over = np.flatnonzero(wilds > self.model.wild_limit)
+                if len(over):
+                    raise too_many_wilds(int(wilds[over[0]]))
+            if bitwise:
+                rows = self._repeats_bitwise(columns, marked)
+            else:
+                rows = self._repeats_sorted(columns.T)
+            if len(rows):
+                self._repeat_error(columns.T[int(rows[0])].tolist(), start + int(rows[0]))
+
+    def _outside_error(self, rows: np.ndarray, start: int) -> None:
+        deck_size = len(self.model.cards)
+        row, col = (int(x) for x in np.argwhere((rows < 0) | (rows >= deck_size))[0])
+        raise error(
+            CardError,
+            "C102",
+            f"rank_many: hand {start + row + 1}, card {col + 1}: id {int(rows[row, col])} is not a card of {self.ruleset.name} "
+            f"(ids run from 0 to {deck_size - 1})",
+            "<cards>",
+            start + row + 1,
+            col + 1,
+        )
+
+    @staticmethod
+    def _repeats_bitwise(columns: np.ndarray, marked: bool) -> np.ndarray:
+        """Rows (of a one-pack deck of at most 62 cards) holding a card twice: one bit per
+        card, and the sum of the bits equals their OR exactly when no card repeats."""
+        if marked:  # negative marks (wild cards of encode codes) carry no bit
+            bits = np.left_shift(np.int64(1), np.maximum(columns, 0)) * (columns >= 0)
+        else:
+            bits = np.left_shift(np.int64(1), columns)
+        total = bits[0].copy()
+        union = bits[0].copy()
+        for j in range(1, len(bits)):
+            total += bits[j]
+            union |= bits[j]
+        return np.flatnonzero(total != union)
+
+    def _repeats_sorted(self, rows: np.ndarray) -> np.ndarray:
+        """Rows holding a card more often than the packs hold it (jokers: once)."""
+        copies = self.ruleset.copies
+        jokers_from = len(self.model.cards) - self.ruleset.jokers
+        ordered = np.sort(rows, axis=1)
+        same_next = ordered[:, 1:] == ordered[:, :-1]
+        bad = same_next & (ordered[:, 1:] >= jokers_from)  # one of each joker
+        if copies == 1:
+            bad |= same_next
+        elif ordered.shape[1] > copies:
+            bad[:, copies - 1 :] |= ordered[:, copies:] == ordered[:, :-copies]
+        return np.flatnonzero(bad.any(axis=1))
+
+    def _repeat_error(self, row: list[int], row_index: int) -> None:
+        seen: dict[int, int] = {}
+        deck = self.model.cards
+        for col, card_id in enumerate(row):
+            seen[card_id] = seen.get(card_id, 0) + 1
+            limit = 1 if card_id < 0 or deck[card_id].is_joker else self.ruleset.copies
+            if card_id >= 0 and seen[card_id] > limit:
+                packs = "one pack" if self.ruleset.copies == 1 else f"{self.ruleset.copies} packs"
+                raise error(
+                    CardError,
+                    "C103",
+                    f"rank_many: hand {row_index + 1}, card {col + 1}, {deck[card_id]}, is repeated ({self.ruleset.name} uses {packs})",
+                    "<cards>",
+                    row_index + 1,
+                    col + 1,
+                )
 
     def _blocks_checked(self, ids: np.ndarray) -> None:
         """Range-check card ids without using them (for the one-by-one paths)."""
@@ -627,6 +812,21 @@ class FastRanker:
             if one_suited:
                 best = max(best, self.fl[sub_key])
         return best
+
+
+def not_codes(name: str) -> str:
+    """The message for values ``rank`` cannot read as a holding."""
+    return (
+        f"these values are not codes of {name}: rank() takes the codes Ruleset.encode returns "
+        "(card ids go to rank_many, or through encode first)"
+    )
+
+
+def too_many_wilds(count: int) -> PokerRulesError:
+    """The generic evaluator's C105 for a hand of too many wild cards."""
+    from .evaluate import MAX_WILD_CHOICES
+
+    return error(CardError, "C105", f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices", "<cards>", 1, 1)
 
 
 def _first_rank(method: str, ranks: list[int]) -> int | None:

@@ -74,3 +74,27 @@ def paytable_path(name: str) -> Path | None:
     """The file of shipped pay table ``name``, or None when there is none."""
     path = paytables_dir() / f"{name}.yaml"
     return path if path.is_file() else None
+def catalogue_titles() -> list[tuple[str, str]]:
+    """(name, title) of every catalogue ruleset, without building any of them.
+
+    Each shipped file is read with YAML's safe loader and only ``title:`` is
+    taken (titles are never inherited through ``extends:``: a file without one is
+    titled by its name). A file that does not read is listed as broken.
+
+    >>> dict(catalogue_titles())["standard"]
+    'Standard high poker (52 cards, no wild cards)'
+    """
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    rows = []
+    for name in catalogue_names():
+        path = catalogue_path(name)
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) if path is not None else None
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            rows.append((name, "(broken: Y103)"))
+            continue
+        title = data.get("title") if isinstance(data, dict) else None
+        rows.append((name, str(title) if title is not None else name))
+    return rows

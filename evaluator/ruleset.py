@@ -222,17 +222,23 @@ class Ruleset:
         >>> load("standard").evaluate("As Ks Qs Js Ts 2c 2d").category
         'royal_flush'
         """
-        return self.engine.evaluate(self.cards(cards))
+        from .fasthand import evaluate
 
-    def compare(self, a: str | Sequence[Card | str] | Hand, b: str | Sequence[Card | str] | Hand) -> int:
-        """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
+        return evaluate(self, cards)
+
+    @cached_property
+    def compare(self) -> Any:
+        """``compare(a, b)``: 1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
 
         >>> load("standard").compare("Ah Ad 2c 3c 4c", "Kh Kd Qc Jc 9s")
         1
-        """
-        from .showdown import compare
 
-        return compare(self, a, b)
+        The attribute is a function built once per ruleset: card strings are
+        compared on the lookup tables, Hands and ``beats:`` by the generic path.
+        """
+        from .fasthand import comparer
+
+        return comparer(self)
 
     def explain(self, a: str | Sequence[Card | str] | Hand, b: str | Sequence[Card | str] | Hand) -> Explanation:
         """Why ``a`` beats ``b`` (or not): the steps :meth:`compare` takes, in words.
@@ -256,16 +262,20 @@ class Ruleset:
 
     # --- the fast path: lookup tables (evaluator/tables.py, evaluator/fast.py) ---------
 
-    def encode(self, cards: str | Sequence[Card | str]) -> tuple[int, ...]:
-        """Read ``cards`` once (checked against the deck) into codes for :attr:`rank`.
+    @cached_property
+    def encode(self) -> Any:
+        """``encode(cards) -> codes``: read ``cards`` once (text, Card objects or card
+        ids, checked against the deck) into codes for :attr:`rank`.
 
         >>> rs = load("standard")
         >>> rs.rank(rs.encode("As Ks Qs Js Ts")) > rs.rank(rs.encode("9s 9h 9d 9c 2s 3d 4h"))
         True
+
+        Like :attr:`rank`, the attribute is the compiled function itself.
         """
         from .fast import ruleset_ranker
 
-        return ruleset_ranker(self).encode(cards)
+        return ruleset_ranker(self).encoder
 
     @cached_property
     def rank(self) -> Any:

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .batch_rank import direct_many
+
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
@@ -157,7 +159,7 @@ class ShareEngine:
                 if len(rows):
                     own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
                     cards = columns[own][:, rows].T
-                    values[p, rows] = ranker._flush_rows(np.ascontiguousarray(cards), total[rows], values[p, rows])
+                    values[p, rows] = direct_many(ranker, np.ascontiguousarray(cards))  # flush-capable rows: ranked whole
         values = values.T
         alive = values >= 0 if self.all_qualify else half.category(values) >= 0
         best = np.where(alive, values, -2).max(axis=1, keepdims=True)

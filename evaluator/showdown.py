@@ -26,7 +26,7 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
-from .errors import GameError, error
+from .errors import CardError, GameError, error
 from .hand import Hand
 
 if TYPE_CHECKING:
@@ -41,7 +41,19 @@ MAX_PLAYERS = 23
 
 
 def _hand(ruleset: Ruleset, hand: CardsLike | Hand) -> Hand:
-    return hand if isinstance(hand, Hand) else ruleset.evaluate(hand)
+    if isinstance(hand, Hand):
+        return own_hand(ruleset, hand)
+    return ruleset.evaluate(hand)
+
+
+def own_hand(ruleset: Ruleset, hand: Hand) -> Hand:
+    """``hand`` when it was evaluated by ``ruleset`` (or an identical one), else TypeError:
+    a hand of another ruleset has another category order and strength."""
+    if hand.ruleset is not ruleset and hand.ruleset.data != ruleset.data:
+        raise TypeError(
+            f"a hand of {hand.ruleset.name} cannot be compared by {ruleset.name}: evaluate its cards with {ruleset.name} instead"
+        )
+    return hand
 
 
 def _matches(pattern_matcher: Any, hand: Hand) -> bool:
@@ -70,6 +82,11 @@ def compare(ruleset: Ruleset, a: CardsLike | Hand, b: CardsLike | Hand) -> int:
     A hand that qualifies beats one that does not; two hands that do not
     qualify tie (neither can win).
     """
+    from .fasthand import compare_values
+
+    decided_fast = compare_values(ruleset, a, b)
+    if decided_fast is not None:
+        return decided_fast
     first, second = _hand(ruleset, a), _hand(ruleset, b)
     if first.qualifies != second.qualifies:
         return 1 if first.qualifies else -1
@@ -318,6 +335,13 @@ def _read_all(ruleset: Ruleset, players: Sequence[CardsLike], boards: Sequence[C
         limit = 1 if card.is_joker else ruleset.copies
         if count > limit:
             raise error(GameError, "G104", f"{card} is dealt {count} times, but the deck holds {limit}", "<showdown>")
+    # hand.min holds in a showdown as everywhere: too few cards make no hand
+    need = ruleset.hand_min
+    for i, cards in enumerate(holes):
+        for board_index, on_board in enumerate(board_cards or [[]]):
+            if len(cards) + len(on_board) < need:
+                board_note = f" and {len(on_board)} on board {board_index + 1}" if len(board_cards) > 1 else f" and {len(on_board)} on the board" if on_board else ""
+                raise error(CardError, "C104", f"hand {i + 1} has {len(cards)} cards{board_note}; {ruleset.name} needs at least {need}", f"<hand {i + 1}>")
     game = ruleset.game
     if game is not None:
         for i, cards in enumerate(holes):
@@ -376,8 +400,12 @@ def showdown(
     halves: list[Half] = []
     for board_index, cards_on_board in enumerate(board_cards):
         for name, half_rules in _half_rulesets(ruleset):
-            hands = [best_hand(half_rules, hole, cards_on_board, game) for hole in holes]
             label = name if len(board_cards) == 1 else f"board {board_index + 1}" + (f" {name}" if game and game.split else "")
+            fast = _fast_half(half_rules, holes, cards_on_board, game)
+            if fast is not None:
+                halves.append(Half(label, half_rules.name, board_index, fast[0], fast[1]))
+                continue
+            hands = [best_hand(half_rules, hole, cards_on_board, game) for hole in holes]
             halves.append(Half(label, half_rules.name, board_index, hands, top_cycle(half_rules, hands)))
     fractions = _fractions(halves, len(holes), len(board_cards))
     winners = sorted({w for half in halves for w in half.winners})
@@ -385,6 +413,31 @@ def showdown(
     if pot is not None:
         result.shares, result.carried = _split_pot(ruleset, pot, halves, holes, len(board_cards))
     return result
+
+
+def _fast_half(
+    half_rules: Ruleset, holes: Sequence[Sequence[Card]], board: Sequence[Card], game: Game | None
+) -> tuple[list[Hand | None], list[int]] | None:
+    """(display hands built on first access, winners) of one half from table values,
+    or None when only the generic path can decide (see ``fasthand.fast_mode``)."""
+    from .cardread import deck_reader
+    from .fasthand import LazyHands, fast_hands, fast_mode, holding_value, winners
+
+    if not fast_mode(half_rules, "showdown"):
+        return None
+    id_of = deck_reader(half_rules).id_of
+    try:
+        board_ids = [id_of[card] for card in board]
+        hole_ids = [[id_of[card] for card in hole] for hole in holes]
+    except KeyError:
+        return None  # a card of the game's deck this half's deck lacks: the generic path decides
+    hands = fast_hands(half_rules)
+    values = [holding_value(hands, hole, board_ids, game) for hole in hole_ids]
+
+    def build() -> list[Hand | None]:
+        return [best_hand(half_rules, hole, board, game) for hole in holes]
+
+    return LazyHands(build), winners(hands, values)
 
 
 def _live_boards(halves: Sequence[Half], boards: int) -> list[list[Half]]:

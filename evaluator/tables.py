@@ -91,6 +91,7 @@ from .patterns import term_kinds
 from .resources import CACHE_ENV, user_cache_dir  # CACHE_ENV is re-exported for the tests
 
 if TYPE_CHECKING:
+    from .errors import RulesetError
     from .evaluate import Fill
     from .fast import FastRanker
     from .ruleset import Ruleset
@@ -266,6 +267,7 @@ class CardModel:
     suit_keyed: bool = False  # one-suited tables per suit (a pattern names a suit, no wilds)
     codes: tuple[int, ...] = field(default=())  # per id
     wild_code: int = 0
+    wild_limit: int | None = None  # the most wild cards one hand may hold (None: the deck's supply)
 
     @property
     def digits(self) -> int:
@@ -298,6 +300,13 @@ def card_model(ruleset: Ruleset) -> CardModel:
     natural_caps = tuple(per_rank[value] for value in digit_rank)
     static_count = sum(ruleset.copies if not card.is_joker else 1 for card, w in zip(deck, static_wild) if w)
     wild_cap = static_count + (max(natural_caps, default=0) if wild.lowest_rank else 0)
+    # the generic evaluator refuses (C105) a hand of more wild cards than it can fill:
+    # the tables stop there too, and rank() refuses such a hand the same way
+    # (only when a hand can hold that many: a bigger holding plays hand.size of its cards)
+    fillable = fillable_wilds(len(ruleset.rank_symbols))
+    wild_limit = fillable if min(wild_cap, ruleset.hand_size) > fillable else None
+    if wild_limit is not None:
+        wild_cap = wild_limit
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
@@ -318,9 +327,10 @@ def card_model(ruleset: Ruleset) -> CardModel:
         layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit)
         if layout is not None:
             break
-    if layout is None:  # pragma: no cover - no deck of at most 8 packs gets here
-        raise ValueError(f"{ruleset.name}: the deck is too wide for the lookup tables")
+    if layout is None:
+        raise too_wide(ruleset)
     model = CardModel(ruleset, deck, natural_caps, digit_rank, wild_cap, static_wild, dead, mode, why, sensitive, layout, sensitive and mode != "generic")
+    model.wild_limit = wild_limit
     shift = layout.shift
     every_suit = sum(layout.suit_one(s) for s in range(len(suits)))
     digit_of_rank = {value: digit for digit, value in enumerate(digit_rank)}
@@ -337,6 +347,35 @@ def card_model(ruleset: Ruleset) -> CardModel:
     model.codes = tuple(codes)
     model.wild_code = wild_code
     return model
+
+
+def fillable_wilds(rank_count: int) -> int:
+    """The most wild cards one hand may hold before the generic evaluator refuses it."""
+    from .evaluate import MAX_WILD_CHOICES
+
+    wilds = 0
+    while comb(rank_count + wilds, wilds + 1) <= MAX_WILD_CHOICES:
+        wilds += 1
+    return wilds
+
+
+def too_wide(ruleset: Ruleset) -> RulesetError:
+    """R104: the deck's packs are too many for lookup tables of this hand size."""
+    from .errors import RulesetError, error
+
+    position = ruleset.document.position(("deck",)) if "deck" in ruleset.data else ruleset.document.position(())
+    problem = error(
+        RulesetError,
+        "R104",
+        f"the deck ({ruleset.deck_size} cards, {ruleset.copies} packs) is too large for lookup tables of {ruleset.hand_size}-card hands: "
+        "a holding's rank counts do not fit in 63 bits",
+        position.source,
+        position.line,
+        position.col,
+        hint="use fewer packs (deck.copies) or a smaller hand.size",
+    )
+    assert isinstance(problem, RulesetError)
+    return problem
 
 
 def _suit_sensitive(ruleset: Ruleset) -> bool:

@@ -66,10 +66,12 @@ def test_bad_input_is_one_positioned_line_and_exit_1(capsys: pytest.CaptureFixtu
     assert "Traceback" not in err
 
 
-def test_bad_stdin_line_writes_nothing(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("As Ks Qs Js Ts\nAs Ks Qs Js Tx\n"))
+def test_bad_stdin_line_stops_the_stream_where_it_stands(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # eval streams: the lines before the bad hand are out, nothing after it
+    monkeypatch.setattr(sys, "stdin", io.StringIO("As Ks Qs Js Ts\nAs Ks Qs Js Tx\n2c 2d 2h 5s 5d\n"))
     code, out, err = run(capsys, "eval", "standard", "-")
-    assert (code, out) == (1, "")
+    assert code == 1
+    assert out.splitlines() == ["As Ks Qs Js Ts  royal_flush  royal flush"]
     assert "<stdin line 2>:1:13" in err
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .counting import Progress, count
 
 if TYPE_CHECKING:
+    from .lowball import LowBreakdown
     from .ruleset import Ruleset
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -111,6 +112,7 @@ class StatsTable:
     rows: tuple[StatsRow, ...]
     unplayable: int
     notes: tuple[Note, ...] = field(default=())
+    lowball: LowBreakdown | None = None  # low rulesets: the winning category by top card
 
     @property
     def distinct_total(self) -> int:
@@ -154,6 +156,7 @@ class StatsTable:
             "unplayable": self.unplayable,
             "distinct_values": self.distinct_total,
             "notes": [note.as_dict() for note in self.notes],
+            "lowball": None if self.lowball is None else self.lowball.as_dict(),
         }
 
 
@@ -215,7 +218,9 @@ def stats_table(ruleset: Ruleset, cards: int | None = None, progress: Progress |
         unplayable=counting.unplayable,
     )
     notes = rarity_notes(table) + _other_notes(ruleset, table, cards is None)
-    return replace(table, notes=tuple(notes))
+    from .lowball import low_breakdown
+
+    return replace(table, notes=tuple(notes), lowball=low_breakdown(ruleset, dealt))
 
 
 def rarity_notes(table: StatsTable) -> list[Note]:
@@ -316,6 +321,10 @@ def render_text(table: StatsTable) -> str:
     lines = [f"{table.ruleset}: {table.title}", f"{table.cards}-card deals from {table.deck_size} cards{best}: {table.deals:,}", ""]
     lines.append(line(header))
     lines.extend(line(cells) for cells in body)
+    if table.lowball is not None:
+        from .lowball import breakdown_lines
+
+        lines += ["", *breakdown_lines(table.lowball)]
     if table.notes:
         lines.append("")
         lines.extend(f"NOTE: {note.message}" for note in table.notes)

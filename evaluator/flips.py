@@ -28,7 +28,8 @@ order (the first that applies names it):
 
 **Counting.** The population is the unordered pairs of distinct hands of the
 ruleset's hand size from the cards both decks hold (the two hands may share
-cards: the question is how two hands are ranked, not how they are dealt).
+cards: the question is how two hands are ranked, not how they are dealt);
+when sampled, the population is the pairs of hands dealt from one deck.
 When the common deck is plain (one pack, no jokers, no wild cards on either
 side, one hand size) the count is *exact*: every hand class (a rank multiset,
 suited or not) is valued once under each ruleset, weighted by the number of
@@ -45,9 +46,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -176,7 +178,9 @@ def _group_dict(group: FlipGroup) -> dict[str, Any]:
         "wins_in_a": group.first,
         "wins_in_b": group.second,
         "pairs": group.pairs,
-        "interval": None if group.low is None else {"level": 0.95, "method": "wilson", "low": group.low, "high": group.high},
+        "interval": None
+        if group.low is None
+        else {"level": 0.95, "method": "wilson", "low": group.low, "high": group.high},
         "example": None
         if group.example is None
         else {
@@ -242,7 +246,11 @@ def _spread(choice: Sequence[int], ranks: Sequence[str], suits: Sequence[str], s
     for position, r in enumerate(choice):
         copy = seen.get(r, 0)
         seen[r] = copy + 1
-        suit = suits[(position + copy + shift) % len(suits)] if copy == 0 else suits[(_first_suit(cards, ranks[r], suits) + copy) % len(suits)]
+        suit = (
+            suits[(position + copy + shift) % len(suits)]
+            if copy == 0
+            else suits[(_first_suit(cards, ranks[r], suits) + copy) % len(suits)]
+        )
         cards.append(Card(ranks[r], suit))
     if len(cards) > 1 and len({card.suit for card in cards}) == 1:
         cards[-1] = Card(cards[-1].rank or "", suits[(suits.index(cards[-1].suit or "") + 1) % len(suits)])
@@ -273,7 +281,13 @@ def _label(category_a: str, category_b: str) -> str:
     return category_a if category_a == category_b else f"{category_a} / {category_b}"
 
 
-def _cause(a: Ruleset, b: Ruleset, first: tuple[Hand, Hand], second: tuple[Hand, Hand], cards: tuple[Sequence[Card], Sequence[Card]]) -> str:
+def _cause(
+    a: Ruleset,
+    b: Ruleset,
+    first: tuple[Hand, Hand],
+    second: tuple[Hand, Hand],
+    cards: tuple[Sequence[Card], Sequence[Card]],
+) -> str:
     """The cause of one flipping pair (see the module docstring)."""
     from .showdown import _exception
 
@@ -305,7 +319,9 @@ def _flip_hand(cards: Sequence[Card], a: Ruleset, b: Ruleset) -> FlipHand:
     return FlipHand(tuple(map(str, cards)), hand_a.category, hand_b.category, hand_a.describe(), hand_b.describe())
 
 
-def verified_example(a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequence[Card]) -> tuple[FlipHand, FlipHand] | None:
+def verified_example(
+    a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequence[Card]
+) -> tuple[FlipHand, FlipHand] | None:
     """The pair as reported, when ``A.compare`` says 1 and ``B.compare`` says -1 on the card strings."""
     text_first, text_second = " ".join(map(str, first)), " ".join(map(str, second))
     if a.compare(text_first, text_second) == 1 and b.compare(text_first, text_second) == -1:
@@ -313,18 +329,37 @@ def verified_example(a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequ
     return None
 
 
-def _disjoint_variant(first: Sequence[Card], second: Sequence[Card], deck: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """``second`` with its suits permuted so that it shares no card with ``first`` (same class), best tries first."""
+def disjoint_variants(
+    first: Sequence[Card], second: Sequence[Card], deck: Sequence[Card]
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Ways to deal ``second``'s class (its ranks, suited or not) next to ``first`` without a shared card.
+
+    Falls back to the pair as given when the deck cannot separate them.
+    """
     suits = list(dict.fromkeys(card.suit for card in deck if card.suit is not None))
-    variants: list[tuple[Card, ...]] = []
-    for shift in range(len(suits)):
-        moved = tuple(Card(card.rank or "", suits[(suits.index(card.suit or "") + shift) % len(suits)]) for card in second)
-        if not set(moved) & set(first):
-            variants.append(moved)
-    return variants or [tuple(second)]
+    free = [card for card in deck if card not in set(first)]
+    ranks = Counter(card.rank for card in second)
+    suited = len(second) > 1 and len({card.suit for card in second}) == 1
+    found: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    if suited:
+        for suit in suits:
+            hand = tuple(Card(card.rank or "", suit) for card in second)
+            if all(card in free for card in hand):
+                found.append((tuple(first), hand))
+        return found or [(tuple(first), tuple(second))]
+    choices = [list(combinations([card for card in free if card.rank == rank], n)) for rank, n in ranks.items()]
+    for picked in product(*choices):
+        hand = tuple(card for group in picked for card in group)
+        if len(hand) == 1 or len({card.suit for card in hand}) > 1:
+            found.append((tuple(first), hand))
+            if len(found) >= 8:
+                break
+    return found or [(tuple(first), tuple(second))]
 
 
-def census(a: Ruleset, b: Ruleset, deck: Sequence[Card], samples: int = DEFAULT_FLIP_SAMPLES, seed: int = 2026) -> FlipCensus:
+def census(
+    a: Ruleset, b: Ruleset, deck: Sequence[Card], samples: int = DEFAULT_FLIP_SAMPLES, seed: int = 2026
+) -> FlipCensus:
     """Every flip between ``a`` and ``b`` over hands of the common ``deck``, grouped by cause and counted.
 
     >>> from evaluator import load
@@ -336,7 +371,9 @@ def census(a: Ruleset, b: Ruleset, deck: Sequence[Card], samples: int = DEFAULT_
     """
     size = max(a.hand_size, b.hand_size)
     if len(deck) < size:
-        return FlipCensus("none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, fewer than a hand")
+        return FlipCensus(
+            "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, fewer than a hand"
+        )
     if plain_deck(a, b, deck):
         classes = hand_classes(deck, size)
         if len(classes) <= MAX_EXACT_CLASSES:
@@ -349,11 +386,15 @@ def census(a: Ruleset, b: Ruleset, deck: Sequence[Card], samples: int = DEFAULT_
 def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:
     """Draw ``samples`` pairs of hands with ``seed``, judge each with both ``compare``, count flips per group."""
     rng = random.Random(seed)
+    cards = list(deck)
+    if len(cards) < 2 * size:
+        return FlipCensus("none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands")
     found: dict[tuple[str, str, str], list[Any]] = {}
     for _ in range(samples):
-        first, second = tuple(rng.sample(list(deck), size)), tuple(rng.sample(list(deck), size))
+        dealt = rng.sample(cards, 2 * size)
+        first, second = tuple(dealt[:size]), tuple(dealt[size:])
         hands = [_evaluate(a, first), _evaluate(b, first), _evaluate(a, second), _evaluate(b, second)]
-        if any(hand is None for hand in hands) or first == second:
+        if any(hand is None for hand in hands):
             continue
         fa, fb, sa, sb = hands  # type: ignore[misc]
         verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
@@ -365,17 +406,23 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
         key = (cause, _label(fa.category, fb.category), _label(sa.category, sb.category))
         entry = found.setdefault(key, [0, first, second])
         entry[0] += 1
-    population = math.comb(len(deck), size) * (math.comb(len(deck), size) - 1) // 2
+    population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck
     groups = []
     for (cause, first_label, second_label), (hits, first, second) in found.items():
         low, high = wilson_interval(hits, samples, Z_95)
-        example = None
-        for variant in _disjoint_variant(first, second, deck):
-            example = verified_example(a, b, first, variant)
-            if example is not None:
-                break
+        example = verified_example(a, b, first, second)
         groups.append(
-            FlipGroup(cause, first_label, second_label, round(hits / samples * population), math.floor(low * population), math.ceil(high * population), example, 1 if example else None, -1 if example else None)
+            FlipGroup(
+                cause,
+                first_label,
+                second_label,
+                round(hits / samples * population),
+                math.floor(low * population),
+                math.ceil(high * population),
+                example,
+                1 if example else None,
+                -1 if example else None,
+            )
         )
     groups.sort(key=lambda g: (CAUSES.index(g.cause), -g.pairs, g.first, g.second))
     return FlipCensus("sampled", size, len(deck), population, samples, seed, tuple(groups))

@@ -20,10 +20,10 @@ from .flips import (
     ROWS_PER_BLOCK,
     FlipCensus,
     FlipGroup,
-    _disjoint_variant,
     _evaluate,
     _label,
     _matches,
+    disjoint_variants,
     flip_array_values,
     verified_example,
 )
@@ -44,8 +44,12 @@ class _Side:
         self.values: IntArray = flip_array_values([hand.strength[:3] for hand in hands])
         self.qualifies: BoolArray = np.array([hand.qualifies for hand in hands], dtype=bool)
         beats = ruleset.beats
-        self.winner = np.array([[_matches(x.winner.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(len(hands), len(beats))
-        self.loser = np.array([[_matches(x.loser.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(len(hands), len(beats))
+        self.winner = np.array([[_matches(x.winner.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(
+            len(hands), len(beats)
+        )
+        self.loser = np.array([[_matches(x.loser.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(
+            len(hands), len(beats)
+        )
 
     def outcomes(self, rows: slice) -> tuple[IntArray, IntArray]:
         """(outcome, exception) of every pair (row class first): 1 first wins, -1 second wins, 0 tie."""
@@ -60,7 +64,9 @@ class _Side:
         return outcome, exception
 
 
-def exact_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, classes: Sequence[tuple[tuple[Card, ...], int]]) -> FlipCensus:
+def exact_census(
+    a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, classes: Sequence[tuple[tuple[Card, ...], int]]
+) -> FlipCensus:
     """Count every flipping pair of hands exactly, by class pairs, grouped by cause and categories."""
     from .flips import sampled_census
 
@@ -125,12 +131,22 @@ def exact_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, classe
         first_label, second_label = divmod(rest, groups)
         _, _, i, j = best[int(key)]
         example = None
-        for variant in _disjoint_variant(cards[i], cards[j], deck):
-            example = verified_example(a, b, cards[i], variant)
+        for first, second in disjoint_variants(cards[i], cards[j], deck):
+            example = verified_example(a, b, first, second)
             if example is not None:
                 break
         result.append(
-            FlipGroup(CAUSES[cause_index], label_names[first_label], label_names[second_label], int(round(totals[key])), None, None, example, 1 if example else None, -1 if example else None)
+            FlipGroup(
+                CAUSES[cause_index],
+                label_names[first_label],
+                label_names[second_label],
+                int(round(totals[key])),
+                None,
+                None,
+                example,
+                1 if example else None,
+                -1 if example else None,
+            )
         )
     result.sort(key=lambda g: (CAUSES.index(g.cause), -g.pairs, g.first, g.second))
     total = float(weights.sum())

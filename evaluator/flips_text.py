@@ -15,17 +15,23 @@ def _count_text(census: FlipCensus, pairs: int) -> str:
 
 def cause_summary(census: FlipCensus) -> list[str]:
     """One summary line per cause present, with its count."""
-    return [f"flips because {CAUSE_TITLES[cause]}: {_count_text(census, census.total(cause))}" for cause in census.causes()]
+    return [
+        f"flips because {CAUSE_TITLES[cause]}: {_count_text(census, census.total(cause))}" for cause in census.causes()
+    ]
 
 
 def _group_lines(group: FlipGroup, name_a: str, name_b: str) -> list[str]:
     interval = f" (95% interval {group.low:,}–{group.high:,})" if group.low is not None else ""
-    lines = [f"  {group.first} beats {group.second} in {name_a}; the reverse in {name_b}: {group.pairs:,} pairs{interval}"]
+    lines = [
+        f"  {group.first} beats {group.second} in {name_a}; the reverse in {name_b}: {group.pairs:,} pairs{interval}"
+    ]
     if group.example is None:
         lines.append("    (no verified example among the cards both decks hold)")
         return lines
     first, second = group.example
-    lines.append(f"    {' '.join(first.cards)} ({first.description_a} / {first.description_b})  vs  {' '.join(second.cards)} ({second.description_a} / {second.description_b})")
+    lines.append(
+        f"    {' '.join(first.cards)} ({first.description_a} / {first.description_b})  vs  {' '.join(second.cards)} ({second.description_a} / {second.description_b})"
+    )
     lines.append(f"    {name_a}.compare = {group.compare_a}, {name_b}.compare = {group.compare_b} (verified)")
     return lines
 

@@ -42,7 +42,7 @@ class LowRow:
 
     @property
     def odds_text(self) -> str:
-        """"1 in X" ("never" for none).
+        """ "1 in X" ("never" for none).
 
         >>> LowRow("5", "5-low", 1, 0.25).odds_text
         '1 in 4.00'
@@ -86,7 +86,9 @@ class LowBreakdown:
                     "count": row.count,
                     "probability": row.probability,
                     "odds_text": row.odds_text,
-                    "interval": None if row.low is None else {"level": 0.95, "method": "wilson", "low": row.low, "high": row.high},
+                    "interval": None
+                    if row.low is None
+                    else {"level": 0.95, "method": "wilson", "low": row.low, "high": row.high},
                 }
                 for row in self.rows
             ],
@@ -103,7 +105,9 @@ def _top(ruleset: Ruleset, cards: tuple[str, ...]) -> str:
     return max(ranks, key=ruleset.rank_symbols.index)
 
 
-def low_breakdown(ruleset: Ruleset, cards: int | None = None, samples: int = DEFAULT_LOW_SAMPLES, seed: int = DEFAULT_LOW_SEED) -> LowBreakdown | None:
+def low_breakdown(
+    ruleset: Ruleset, cards: int | None = None, samples: int = DEFAULT_LOW_SAMPLES, seed: int = DEFAULT_LOW_SEED
+) -> LowBreakdown | None:
     """The breakdown of ``cards``-card deals (the hand size by default); None for a high ruleset.
 
     >>> from evaluator import load
@@ -147,8 +151,14 @@ def lowball_sides(a: Ruleset, b: Ruleset) -> tuple[LowBreakdown, ...]:
 
 def breakdown_lines(table: LowBreakdown) -> list[str]:
     """The breakdown as text lines, best first."""
-    how = f"exact, all {table.deals:,} deals" if table.method == "exact" else f"sampled: {table.deals:,} deals, seed {table.seed}, 95% Wilson intervals"
-    lines = [f"Lowball breakdown of {table.ruleset}: {table.category} by top card, best first ({table.cards}-card deals, {how})"]
+    how = (
+        f"exact, all {table.deals:,} deals"
+        if table.method == "exact"
+        else f"sampled: {table.deals:,} deals, seed {table.seed}, 95% Wilson intervals"
+    )
+    lines = [
+        f"Lowball breakdown of {table.ruleset}: {table.category} by top card, best first ({table.cards}-card deals, {how})"
+    ]
     rows = [("top card", "deals" if table.method == "exact" else "hits", "probability", "odds")]
     for row in table.rows:
         probability = f"{row.probability * 100:#.4g}%"
@@ -156,5 +166,8 @@ def breakdown_lines(table: LowBreakdown) -> list[str]:
             probability += f" ({row.low * 100:#.3g}–{row.high * 100:#.3g}%)"
         rows.append((row.label, f"{row.count:,}", probability, row.odds_text))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines += ["  " + "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(r)) for r in rows]
+    lines += [
+        "  " + "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(r))
+        for r in rows
+    ]
     return lines

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .counting import Progress, count
+from .game_stats import needs_game_sampling
 
 if TYPE_CHECKING:
     from .lowball import LowBreakdown
@@ -269,7 +270,11 @@ def _other_notes(ruleset: Ruleset, table: StatsTable, defaulted: bool) -> list[N
     game = ruleset.game
     if defaulted and game is not None and table.cards == ruleset.hand_size and (game.use_hole is not None or game.use_board is not None):
         notes.append(
-            Note("game", f"the game's rule on hole and board cards is not counted: these are {table.cards}-card hands (use --cards)")
+            Note(
+                "game",
+                f"the game's rule on hole and board cards is not counted: these are {table.cards}-card hands "
+                "(the stats command samples the game's own final hands)",
+            )
         )
     if table.direction == "low":
         notes.append(Note("context", "a low game: categories are listed in high-poker order and the lowest hand wins"))
@@ -417,6 +422,11 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("pokerrules stats: choose one of --json and --csv")
     ruleset = load(args.ruleset)
     cards = getattr(args, "cards", None)
+    problem = game_cards_problem(ruleset, cards)
+    if problem:
+        raise UsageError(f"pokerrules stats: {problem}")
+    if needs_game_sampling(ruleset):
+        return _game_command(ruleset, args, out)
     bar = ProgressBar(f"counting {ruleset.name}, {cards or default_cards(ruleset)} cards")
     try:
         table = stats_table(ruleset, cards, bar)
@@ -428,4 +438,53 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(render_csv(table))
     else:
         out.write(render_text(table))
+    return EXIT_OK
+
+
+def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
+    """Why ``--cards`` cannot be used with ``ruleset``'s game, or None.
+
+    ``--cards`` on a game must mean the game's own deal (hole + board cards,
+    any five playing); anything else would silently count another game.
+    """
+    game = ruleset.game
+    if game is None or cards is None:
+        return None
+    dealt = game.hole + game.board
+    if needs_game_sampling(ruleset):
+        from .game_stats import use_text
+
+        return (
+            f"--cards {cards}: {ruleset.name} deals {game.hole} hole cards and {game.board} on the board and uses "
+            f"{use_text(ruleset)}{' in each half' if game.split else ''}; counting {cards} cards would be another game. "
+            "Leave out --cards to count the game's final hands"
+        )
+    if cards != dealt and dealt >= ruleset.hand_min:
+        return (
+            f"--cards {cards}: {ruleset.name} deals {dealt} cards to a player ({game.hole} hole + {game.board} board); "
+            f"counting {cards} would be another game. Leave out --cards, or use a ruleset without a game"
+        )
+    return None
+
+
+def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
+    """``stats`` of a must-use or hi-lo game: sampled final hands per half."""
+    from .cli_output import UsageError
+    from .game_stats import game_stats, game_table_dict, render_game_csv, render_game_text
+
+    samples = getattr(args, "samples", None) or 50_000
+    if samples < 1:
+        raise UsageError("pokerrules stats: --samples must be at least 1")
+    seed = getattr(args, "seed", None)
+    bar = ProgressBar(f"dealing {ruleset.name}, {samples:,} deals")
+    try:
+        table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)
+    finally:
+        bar.close()
+    if args.json:
+        out.write(json.dumps(game_table_dict(table, ruleset), indent=2) + "\n")
+    elif args.csv:
+        out.write(render_game_csv(table))
+    else:
+        out.write(render_game_text(table))
     return EXIT_OK

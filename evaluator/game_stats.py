@@ -86,7 +86,13 @@ class GameStats:
                     "qualified": half.qualified if half.has_qualifier else None,
                     "qualify_rate": half.qualified / self.deals if half.has_qualifier else None,
                     "categories": [
-                        {"name": r.category, "count": r.count, "probability": r.probability, "low": r.low, "high": r.high}
+                        {
+                            "name": r.category,
+                            "count": r.count,
+                            "probability": r.probability,
+                            "low": r.low,
+                            "high": r.high,
+                        }
                         for r in half.rows
                     ],
                     "lowball": None if half.lowball is None else half.lowball.as_dict(),
@@ -117,7 +123,9 @@ def _id_map(source: Ruleset, target: Ruleset) -> np.ndarray[Any, np.dtype[np.int
     return np.array([index[card] for card in source.deck], dtype=np.int64)
 
 
-def _best(half: Ruleset, ids: np.ndarray[Any, Any], subsets: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+def _best(
+    half: Ruleset, ids: np.ndarray[Any, Any], subsets: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Best value per deal and the card ids that make it."""
     deals = ids.shape[0]
     hands = ids[:, subsets]  # (deals, subsets, size)
@@ -229,7 +237,9 @@ def render_game_text(table: GameStats) -> str:
         ]
         widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
         for row in [header, *body]:
-            lines.append("  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:]))]).rstrip())
+            lines.append(
+                "  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:]))]).rstrip()
+            )
         if half.has_qualifier:
             low, high = wilson_interval(half.qualified, table.deals)
             lines.append(

@@ -156,6 +156,7 @@ class Diff:
     same_rules: bool = False
     flip_causes: FlipCensus | None = None
     lowball: tuple[Any, ...] = ()  # LowBreakdown per low side (a, b), see evaluator.lowball
+    game_showdowns: Any = None  # GameShare when either side has a game, see evaluator.game_sample
 
     @property
     def identical(self) -> bool:
@@ -170,6 +171,7 @@ class Diff:
             and [c.name for c in self.order_a] == [c.name for c in self.order_b]
             and self.showdowns.changed == 0
             and (self.flip_causes is None or not self.flip_causes.groups)
+            and (self.game_showdowns is None or self.game_showdowns.pot_moved == 0)
         )
 
     def summary(self) -> list[str]:
@@ -505,6 +507,7 @@ def compare_rulesets(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     progress: TextIO | None = None,
+    game_deals: int | None = None,
 ) -> Diff:
     """Compare ``a`` with ``b`` (see the module docstring); ``cards`` defaults to the hand size."""
     from .flips import census
@@ -514,6 +517,15 @@ def compare_rulesets(
     same_rules = rules_fingerprint(a) == rules_fingerprint(b)
     deck = common_deck(a, b)
     size = max(a.hand_size, b.hand_size)
+    games = None
+    if a.game is not None or b.game is not None:
+        from .game_sample import DEFAULT_GAME_DEALS, game_share
+
+        games = game_share(a, b, deck, game_deals or DEFAULT_GAME_DEALS, seed, progress)
+        reason = "either ruleset has a game: heads-up deals are dealt as the games deal (see the game deals)"
+        showdowns = ShowdownShare("game", dealt, len(deck), 0, 0, None, reason=reason)
+    else:
+        showdowns = showdown_share(a, b, dealt, samples, seed, progress)
     scan = None if same_rules or len(deck) < 2 * size else scan_common_hands(a, b, deck, size, seed)
     names_a, names_b = set(a.category_names), set(b.category_names)
     pattern_changes = tuple(
@@ -533,8 +545,9 @@ def compare_rulesets(
         pattern_changes=pattern_changes,
         flips=flips(a, b, scan, deck),
         reclassified=reclassified(a, b, scan) if scan is not None else (),
-        showdowns=showdown_share(a, b, dealt, samples, seed, progress),
+        showdowns=showdowns,
         same_rules=same_rules,
+        game_showdowns=games,
         flip_causes=None if same_rules else census(a, b, deck, samples, seed),
         lowball=lowball_sides(a, b),
     )
@@ -612,11 +625,20 @@ def _summary(diff: Diff) -> list[str]:
         lines.append(f"... and {len(diff.reclassified) - SUMMARY_RECLASSIFIED} more category changes of the same cards (see below)")
     if diff.flip_causes is not None:
         lines.extend(cause_summary(diff.flip_causes))
-    lines.append(_share_sentence(diff.showdowns))
+    games = diff.game_showdowns
+    if games is not None and games.method == "sampled":
+        lines.append(
+            f"game deals: {games.pot_moved:.2%} of the pot moves on average, the winners change in "
+            f"{games.winners_changed / games.deals:.2%} of {games.deals:,} sampled deals (seed {games.seed})"
+        )
+    else:
+        lines.append(_share_sentence(diff.showdowns))
     return lines
 
 
 def _share_sentence(share: ShowdownShare) -> str:
+    if share.method == "game":
+        return f"heads-up showdowns of {share.cards} private cards: not dealt ({share.reason})"
     if share.method == "impossible":
         return f"heads-up showdowns: not compared ({share.reason})"
     if share.method == "identical":
@@ -698,8 +720,13 @@ def render_text(diff: Diff) -> str:
         lines += ["", *census_lines(diff.flip_causes, diff.a.name, diff.b.name)]
     for breakdown in diff.lowball:
         lines += ["", *breakdown_lines(breakdown)]
-    lines += ["", "Heads-up showdowns whose winner changes"]
-    lines += _showdown_lines(diff)
+    if diff.game_showdowns is not None:
+        from .game_sample import game_lines
+
+        lines += ["", *game_lines(diff.game_showdowns, diff.a.name, diff.b.name)]
+    else:
+        lines += ["", "Heads-up showdowns whose winner changes"]
+        lines += _showdown_lines(diff)
     return "\n".join(lines) + "\n"
 
 
@@ -752,6 +779,7 @@ def _as_dict(diff: Diff) -> dict[str, Any]:
         ],
         "flip_causes": None if diff.flip_causes is None else diff.flip_causes.as_dict(),
         "lowball": [breakdown.as_dict() for breakdown in diff.lowball],
+        "game_showdowns": None if diff.game_showdowns is None else diff.game_showdowns.as_dict(),
         "showdowns": {
             "method": share.method,
             "cards": share.cards,
@@ -799,7 +827,7 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     if problem:
         raise UsageError(f"pokerrules diff: {problem}")
     seed = args.seed if args.seed is not None else DEFAULT_SEED
-    diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr)
+    diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr, game_deals=args.samples)
     text = json.dumps(diff.as_dict(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(diff)
     if args.html:
         from .report import render_html

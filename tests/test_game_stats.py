@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
+from math import comb
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +18,7 @@ from evaluator.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 STATS_SCHEMA = json.loads((ROOT / "docs" / "json" / "stats.schema.json").read_text(encoding="utf-8"))
+DIFF_SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
 CATEGORIES = [
     "high_card",
     "pair",
@@ -145,3 +148,103 @@ def test_any_five_games_are_counted_exactly_over_the_game_deal(name: str) -> Non
     if name == "razz":
         assert data["lowball"]["cards"] == 7 and data["lowball"]["rows"][0]["label"] == "5-low (the wheel)"
     assert load(name).game is not None
+
+
+# --- diff of two games: the pot that moves, against a brute force over a fixed flop ------------------------
+
+VALUES = {symbol: value for value, symbol in enumerate("23456789TJQKA", start=2)}
+
+
+def high_key(cards: tuple[str, ...]) -> tuple:
+    """A plain high-poker key of five cards (bigger wins)."""
+    values = sorted((VALUES[c[0]] for c in cards), reverse=True)
+    counts = {v: values.count(v) for v in values}
+    order = sorted(counts, key=lambda v: (counts[v], v), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    run = len(counts) == 5 and (values[0] - values[4] == 4 or values == [14, 5, 4, 3, 2])
+    top = 5 if values == [14, 5, 4, 3, 2] else values[0]
+    if run and flush:
+        return (8, top)
+    if shape[0] == 4:
+        return (7, *order)
+    if shape == [3, 2]:
+        return (6, *order)
+    if flush:
+        return (5, *values)
+    if run:
+        return (4, top)
+    if shape[0] == 3:
+        return (3, *order)
+    if shape == [2, 2, 1]:
+        return (2, *order)
+    if shape[0] == 2:
+        return (1, *order)
+    return (0, *values)
+
+
+def low_key(cards: tuple[str, ...]) -> tuple | None:
+    """Ace-to-five eight or better: None when it does not qualify; smaller wins."""
+    values = sorted((1 if c[0] == "A" else VALUES[c[0]] for c in cards), reverse=True)
+    if len(set(values)) < 5 or values[0] > 8:
+        return None
+    return tuple(values)
+
+
+def split(keys: list, best: object) -> list[Fraction]:
+    winners = [i for i, key in enumerate(keys) if key == best]
+    return [Fraction(1, len(winners)) if i in winners else Fraction(0) for i in range(len(keys))]
+
+
+def omaha_hi_lo_shares(holes: list[list[str]], board: list[str]) -> list[Fraction]:
+    def hands(hole: list[str]) -> list[tuple[str, ...]]:
+        return [tuple(h) + tuple(b) for h in combinations(hole, 2) for b in combinations(board, 3)]
+
+    highs = [max(high_key(h) for h in hands(hole)) for hole in holes]
+    lows = [min((k for k in (low_key(h) for h in hands(hole)) if k is not None), default=None) for hole in holes]
+    high = split(highs, max(highs))
+    qualified = [k for k in lows if k is not None]
+    if not qualified:
+        return high
+    low = split(lows, min(qualified))
+    return [h / 2 + l / 2 for h, l in zip(high, low)]
+
+
+def holdem_shares(holes: list[list[str]], board: list[str]) -> list[Fraction]:
+    keys = [max(high_key(h) for h in combinations(hole[:2] + board, 5)) for hole in holes]
+    return split(keys, max(keys))
+
+
+def test_diff_omaha_hi_lo_holdem_pot_moved_equals_a_brute_force_over_a_fixed_flop() -> None:
+    from evaluator.cards import parse_cards
+    from evaluator.game_sample import judge_deals
+
+    a, b = load("omaha-hi-lo"), load("holdem")
+    holes = [["Ah", "2h", "Kd", "Qc"], ["9s", "9d", "8c", "7c"]]
+    flop = ["3h", "4d", "Js"]
+    used = {c for hole in holes for c in hole} | set(flop)
+    rest = [str(card) for card in a.deck if str(card) not in used]
+    deals, expected = [], []
+    for turn, river in combinations(rest, 2):
+        board = [*flop, turn, river]
+        deals.append(([parse_cards(" ".join(hole)) for hole in holes], [parse_cards(" ".join(board))]))
+        shares_a, shares_b = omaha_hi_lo_shares(holes, board), holdem_shares(holes, board)
+        expected.append(sum(abs(x - y) for x, y in zip(shares_a, shares_b)) / 2)
+    count, _, moved, _, _, _ = judge_deals(a, b, deals)
+    assert count == comb(41, 2) == len(expected)
+    assert moved == expected
+    assert sum(expected) > 0
+
+
+def test_diff_omaha_hi_lo_holdem_reports_the_pot_that_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "omaha-hi-lo", "holdem", "--samples", "300", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(DIFF_SCHEMA).validate(data)
+    games = data["game_showdowns"]
+    assert games["method"] == "sampled" and games["deals"] == 300 and games["seed"] == 2026
+    assert games["pot_moved"] > 0 and games["winners_changed"] > 0
+    assert "holdem uses 2 hole cards (the first 2 of 4)" in games["plan"]
+    assert data["showdowns"]["method"] == "game"
+    for example in games["examples"]:
+        shares_a = load("omaha-hi-lo").showdown([" ".join(h) for h in example["holes"]], " ".join(example["boards"][0]))
+        assert shares_a  # the deal is a legal deal of the game

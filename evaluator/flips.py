@@ -316,7 +316,8 @@ def _is_wild(ruleset: Ruleset, card: Card) -> bool:
 def _flip_hand(cards: Sequence[Card], a: Ruleset, b: Ruleset) -> FlipHand:
     text = " ".join(map(str, cards))
     hand_a, hand_b = a.evaluate(text), b.evaluate(text)
-    return FlipHand(tuple(map(str, cards)), hand_a.category, hand_b.category, hand_a.describe(), hand_b.describe())
+    played = tuple(hand_a.cards) if sorted(hand_a.cards) == sorted(map(str, cards)) else tuple(map(str, cards))
+    return FlipHand(played, hand_a.category, hand_b.category, hand_a.describe(), hand_b.describe())
 
 
 def verified_example(

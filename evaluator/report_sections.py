@@ -25,6 +25,11 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _percent(share: float) -> str:
+    """A share with three significant digits: 0.000739%, 0.247%, 12.5%."""
+    return f"{share * 100:.3g}%"
+
+
 def _name(category: str) -> str:
     return category.replace("_", " ")
 
@@ -78,7 +83,7 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
         share = total / census.population if census.population else 0.0
         parts = [
             f'<section class="cause" data-cause="{_esc(cause)}"><p class="cause-count">'
-            f"{'Exactly' if exact else 'About'} {total:,} hand pairs ({share:.3%} of pairs). {_esc(how)}</p>"
+            f"{'Exactly' if exact else 'About'} {total:,} hand pairs ({_percent(share)} of pairs). {_esc(how)}</p>"
         ]
         parts += [_group_html(g, name_a, name_b, exact) for g in groups[:GROUPS_SHOWN]]
         if len(groups) > GROUPS_SHOWN:
@@ -128,8 +133,7 @@ def game_html(share: GameShare, name_a: str, name_b: str) -> str:
     deals = "".join(
         "<li>"
         + '<span class="vs-mark">vs</span>'.join(cards_html(hole, small=True) for hole in e.holes)
-        + " board "
-        + " ".join(cards_html(board, small=True) for board in e.boards)
+        + "".join(" board " + cards_html(board, small=True) for board in e.boards if board)
         + f"<span>{_esc(name_a)}: {_esc(' / '.join(e.shares_a))} · {_esc(name_b)}: {_esc(' / '.join(e.shares_b))}</span></li>"
         for e in share.examples
     )

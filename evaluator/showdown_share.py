@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .cards import Card
 from .errors import PokerRulesError
-from .stats_math import Z_95, wilson_interval
+from .stats_math import wilson_interval
 
 if TYPE_CHECKING:
     from .hand import Hand

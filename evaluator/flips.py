@@ -389,15 +389,16 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
     rng = random.Random(seed)
     cards = list(deck)
     if len(cards) < 2 * size:
-        return FlipCensus("none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands")
+        return FlipCensus(
+            "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
+        )
     found: dict[tuple[str, str, str], list[Any]] = {}
     for _ in range(samples):
         dealt = rng.sample(cards, 2 * size)
         first, second = tuple(dealt[:size]), tuple(dealt[size:])
-        hands = [_evaluate(a, first), _evaluate(b, first), _evaluate(a, second), _evaluate(b, second)]
-        if any(hand is None for hand in hands):
+        fa, fb, sa, sb = _evaluate(a, first), _evaluate(b, first), _evaluate(a, second), _evaluate(b, second)
+        if fa is None or fb is None or sa is None or sb is None:
             continue
-        fa, fb, sa, sb = hands  # type: ignore[misc]
         verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
         if verdict_a * verdict_b != -1:
             continue

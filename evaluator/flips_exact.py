@@ -79,12 +79,12 @@ def exact_census(
     hb: list[Hand] = [h for h in hands_b if h is not None]
     weights = np.array([weight for _, weight in classes], dtype=np.float64)
     side_a, side_b = _Side(a, ha), _Side(b, hb)
-    labels = [_label(x.category, y.category) for x, y in zip(ha, hb)]
+    labels = [_label(x.category, y.category) for x, y in zip(ha, hb, strict=True)]
     label_names = sorted(set(labels))
     label_id = np.array([label_names.index(name) for name in labels], dtype=np.int64)
     names_a = sorted({h.category for h in ha})
     category_a = np.array([names_a.index(h.category) for h in ha], dtype=np.int64)
-    moved = np.array([x.category != y.category for x, y in zip(ha, hb)], dtype=bool)
+    moved = np.array([x.category != y.category for x, y in zip(ha, hb, strict=True)], dtype=bool)
     qualifier_differs = side_a.qualifies != side_b.qualifies
     ace = np.array([any(card.rank == "A" for card in hand) for hand in cards], dtype=bool)
     ace_differs = a.ace != b.ace
@@ -126,10 +126,10 @@ def exact_census(
             if key not in best or candidate[:2] > best[key][:2]:
                 best[key] = candidate
     result = []
-    for key in np.nonzero(totals)[0]:
-        cause_index, rest = divmod(int(key), groups * groups)
+    for found in np.nonzero(totals)[0].tolist():
+        cause_index, rest = divmod(found, groups * groups)
         first_label, second_label = divmod(rest, groups)
-        _, _, i, j = best[int(key)]
+        _, _, i, j = best[found]
         example = None
         for first, second in disjoint_variants(cards[i], cards[j], deck):
             example = verified_example(a, b, first, second)
@@ -140,7 +140,7 @@ def exact_census(
                 CAUSES[cause_index],
                 label_names[first_label],
                 label_names[second_label],
-                int(round(totals[key])),
+                int(round(totals[found])),
                 None,
                 None,
                 example,

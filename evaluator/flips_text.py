@@ -30,7 +30,8 @@ def _group_lines(group: FlipGroup, name_a: str, name_b: str) -> list[str]:
         return lines
     first, second = group.example
     lines.append(
-        f"    {' '.join(first.cards)} ({first.description_a} / {first.description_b})  vs  {' '.join(second.cards)} ({second.description_a} / {second.description_b})"
+        f"    {' '.join(first.cards)} ({first.description_a} / {first.description_b})"
+        f"  vs  {' '.join(second.cards)} ({second.description_a} / {second.description_b})"
     )
     lines.append(f"    {name_a}.compare = {group.compare_a}, {name_b}.compare = {group.compare_b} (verified)")
     return lines
@@ -41,9 +42,15 @@ def census_lines(census: FlipCensus, name_a: str, name_b: str) -> list[str]:
     if census.method == "none":
         return [f"Flips by cause: not looked for ({census.reason})"]
     if census.method == "exact":
-        how = f"exact over hand classes: {census.population:,} pairs of {census.hand_size}-card hands from {census.common_deck} cards (suits left out)"
+        how = (
+            f"exact over hand classes: {census.population:,} pairs of {census.hand_size}-card hands "
+            f"from {census.common_deck} cards (suits left out)"
+        )
     else:
-        how = f"sampled: {census.sampled:,} pairs of {census.hand_size}-card hands, seed {census.seed}, 95% Wilson intervals"
+        how = (
+            f"sampled: {census.sampled:,} pairs of {census.hand_size}-card hands, seed {census.seed}, "
+            "95% Wilson intervals"
+        )
     lines = [f"Flips by cause ({how})"]
     if not census.groups:
         return [*lines, "  none: no pair of hands changes its winner"]

@@ -165,7 +165,7 @@ def game_stats(
         for index, (_, half) in enumerate(halves):
             values, cards = _best(half, _id_map(ruleset, half)[ids], subsets)
             unique, first, counts = np.unique(values, return_index=True, return_counts=True)
-            for value, at, number in zip(unique.tolist(), first.tolist(), counts.tolist()):
+            for value, at, number in zip(unique.tolist(), first.tolist(), counts.tolist(), strict=True):
                 tallies[index][value] += number
                 seen[index].setdefault(value, cards[at])
         done += n
@@ -238,7 +238,9 @@ def render_game_text(table: GameStats) -> str:
         widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
         for row in [header, *body]:
             lines.append(
-                "  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:]))]).rstrip()
+                "  ".join(
+                    [row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))]
+                ).rstrip()
             )
         if half.has_qualifier:
             low, high = wilson_interval(half.qualified, table.deals)

@@ -157,7 +157,8 @@ def breakdown_lines(table: LowBreakdown) -> list[str]:
         else f"sampled: {table.deals:,} deals, seed {table.seed}, 95% Wilson intervals"
     )
     lines = [
-        f"Lowball breakdown of {table.ruleset}: {table.category} by top card, best first ({table.cards}-card deals, {how})"
+        f"Lowball breakdown of {table.ruleset}: {table.category} by top card, best first "
+        f"({table.cards}-card deals, {how})"
     ]
     rows = [("top card", "deals" if table.method == "exact" else "hits", "probability", "odds")]
     for row in table.rows:

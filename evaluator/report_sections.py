@@ -47,7 +47,11 @@ def _hand(hand: FlipHand, name_a: str, name_b: str) -> str:
 
 def _group_html(group: FlipGroup, name_a: str, name_b: str, exact: bool) -> str:
     a, b = _esc(name_a), _esc(name_b)
-    count = f"{group.pairs:,} hand pairs" if exact else f"about {group.pairs:,} hand pairs (95%: {group.low:,}–{group.high:,})"
+    count = (
+        f"{group.pairs:,} hand pairs"
+        if exact
+        else f"about {group.pairs:,} hand pairs (95%: {group.low:,}–{group.high:,})"
+    )
     head = (
         f'<div class="rule">{_esc(_name(group.first))} beats {_esc(_name(group.second))} in {a}, '
         f"the reverse in {b} <span class='count'>{count}</span></div>"
@@ -55,7 +59,8 @@ def _group_html(group: FlipGroup, name_a: str, name_b: str, exact: bool) -> str:
     if group.example is None:
         return f'<div class="flip">{head}<p>No verified example among the cards both decks hold.</p></div>'
     first, second = group.example
-    hands = f'<div class="hands">{_hand(first, name_a, name_b)}<span class="vs-mark">vs</span>{_hand(second, name_a, name_b)}</div>'
+    vs = '<span class="vs-mark">vs</span>'
+    hands = f'<div class="hands">{_hand(first, name_a, name_b)}{vs}{_hand(second, name_a, name_b)}</div>'
     verdict = (
         f'<div class="verdict">{a}.compare = {group.compare_a} (the first <span class="win">wins</span>) · '
         f'{b}.compare = {group.compare_b} (the first <span class="lose">loses</span>)</div>'
@@ -92,7 +97,8 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
                 for g in groups[GROUPS_SHOWN:]
             )
             parts.append(
-                f"<table><thead><tr><th>wins in {_esc(name_a)}</th><th>wins in {_esc(name_b)}</th><th>hand pairs</th></tr>"
+                f"<table><thead><tr><th>wins in {_esc(name_a)}</th><th>wins in {_esc(name_b)}</th>"
+                "<th>hand pairs</th></tr>"
                 f"</thead><tbody>{rows}</tbody></table>"
             )
         parts.append("</section>")
@@ -102,7 +108,11 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
 
 def lowball_html(table: LowBreakdown) -> str:
     """The breakdown by top card, best first, as a table with a bar per row."""
-    how = f"exact, all {table.deals:,} deals" if table.method == "exact" else f"sampled, {table.deals:,} deals, seed {table.seed}"
+    how = (
+        f"exact, all {table.deals:,} deals"
+        if table.method == "exact"
+        else f"sampled, {table.deals:,} deals, seed {table.seed}"
+    )
     top = max((row.probability for row in table.rows), default=0.0) or 1.0
     rows = "".join(
         f"<tr><td>{_esc(row.label)}</td><td>{row.count:,}</td><td>{row.probability:.4%}</td><td>{_esc(row.odds_text)}</td>"
@@ -110,9 +120,11 @@ def lowball_html(table: LowBreakdown) -> str:
         for row in table.rows
     )
     return (
-        f"<p>{_esc(table.ruleset)}: hands of {_esc(_name(table.category))} by their top card, <strong>best first</strong> "
+        f"<p>{_esc(table.ruleset)}: hands of {_esc(_name(table.category))} by their top card, "
+        "<strong>best first</strong> "
         f"({table.cards}-card deals, {_esc(how)}).</p>"
-        f"<table class='lowball'><thead><tr><th>top card</th><th>deals</th><th>probability</th><th>odds</th><th></th></tr></thead>"
+        "<table class='lowball'><thead><tr><th>top card</th><th>deals</th><th>probability</th><th>odds</th>"
+        "<th></th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
     )
 
@@ -134,7 +146,8 @@ def game_html(share: GameShare, name_a: str, name_b: str) -> str:
         "<li>"
         + '<span class="vs-mark">vs</span>'.join(cards_html(hole, small=True) for hole in e.holes)
         + "".join(" board " + cards_html(board, small=True) for board in e.boards if board)
-        + f"<span>{_esc(name_a)}: {_esc(' / '.join(e.shares_a))} · {_esc(name_b)}: {_esc(' / '.join(e.shares_b))}</span></li>"
+        + f"<span>{_esc(name_a)}: {_esc(' / '.join(e.shares_a))} · "
+        + f"{_esc(name_b)}: {_esc(' / '.join(e.shares_b))}</span></li>"
         for e in share.examples
     )
     return (

@@ -35,6 +35,7 @@ def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
     except PokerRulesError:
         return None
 
+
 @dataclass(frozen=True, slots=True)
 class ChangedDeal:
     """A heads-up deal whose outcome differs between the rulesets."""
@@ -66,7 +67,6 @@ class ShowdownShare:
     seed: int | None = None
     examples: tuple[ChangedDeal, ...] = ()
     reason: str = ""
-
 
 
 # --- showdowns whose outcome changes ---------------------------------------------------------------
@@ -114,7 +114,8 @@ def _changed(judge: _Judge, first: tuple[Card, ...], second: tuple[Card, ...], e
 
 def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
     """Enumerate every heads-up deal (each physical card distinct) and count the changed ones."""
-    judge, examples, changed, deals = _Judge(a, b), [], 0, 0
+    examples: list[ChangedDeal] = []
+    judge, changed, deals = _Judge(a, b), 0, 0
     positions = range(len(deck))
     for first in combinations(positions, cards):
         rest = [p for p in positions if p not in first and p > first[0]]
@@ -122,13 +123,18 @@ def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> Sho
         for second in combinations(rest, cards):
             deals += 1
             changed += _changed(judge, first_cards, tuple(deck[p] for p in second), examples)
-    return ShowdownShare("exact", cards, len(deck), deals, changed, changed / deals if deals else 0.0, examples=tuple(examples))
+    return ShowdownShare(
+        "exact", cards, len(deck), deals, changed, changed / deals if deals else 0.0, examples=tuple(examples)
+    )
 
 
-def sampled_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None) -> ShowdownShare:
+def sampled_share(
+    a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None
+) -> ShowdownShare:
     """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
     rng = random.Random(seed)
-    judge, examples, changed = _Judge(a, b), [], 0
+    examples: list[ChangedDeal] = []
+    judge, changed = _Judge(a, b), 0
     meter = _Progress(progress, samples)
     for number in range(samples):
         dealt = rng.sample(deck, 2 * cards)
@@ -136,10 +142,14 @@ def sampled_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samp
         meter.update(number + 1)
     meter.done()
     low, high = wilson_interval(changed, samples)
-    return ShowdownShare("sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples))
+    return ShowdownShare(
+        "sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples)
+    )
 
 
-def showdown_share(a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None) -> ShowdownShare:
+def showdown_share(
+    a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None
+) -> ShowdownShare:
     """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled."""
     from .diff import common_deck, rules_fingerprint
 
@@ -149,7 +159,9 @@ def showdown_share(a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, 
         return ShowdownShare("impossible", cards, len(deck), 0, 0, None, reason=reason)
     deals = heads_up_deals(len(deck), cards)
     if rules_fingerprint(a) == rules_fingerprint(b):
-        return ShowdownShare("identical", cards, len(deck), deals, 0, 0.0, reason="the rules that decide a showdown are the same")
+        return ShowdownShare(
+            "identical", cards, len(deck), deals, 0, 0.0, reason="the rules that decide a showdown are the same"
+        )
     if deals <= samples:
         return exact_share(a, b, deck, cards)
     return sampled_share(a, b, deck, cards, samples, seed, progress)
@@ -176,5 +188,3 @@ class _Progress:
         if self.stream is not None:
             self.stream.write("\r" + " " * 24 + "\r")
             self.stream.flush()
-
-

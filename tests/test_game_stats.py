@@ -207,7 +207,7 @@ def omaha_hi_lo_shares(holes: list[list[str]], board: list[str]) -> list[Fractio
     if not qualified:
         return high
     low = split(lows, min(qualified))
-    return [h / 2 + l / 2 for h, l in zip(high, low)]
+    return [h / 2 + w / 2 for h, w in zip(high, low, strict=True)]
 
 
 def holdem_shares(holes: list[list[str]], board: list[str]) -> list[Fraction]:
@@ -229,7 +229,7 @@ def test_diff_omaha_hi_lo_holdem_pot_moved_equals_a_brute_force_over_a_fixed_flo
         board = [*flop, turn, river]
         deals.append(([parse_cards(" ".join(hole)) for hole in holes], [parse_cards(" ".join(board))]))
         shares_a, shares_b = omaha_hi_lo_shares(holes, board), holdem_shares(holes, board)
-        expected.append(sum(abs(x - y) for x, y in zip(shares_a, shares_b)) / 2)
+        expected.append(sum(abs(x - y) for x, y in zip(shares_a, shares_b, strict=True)) / 2)
     count, _, moved, _, _, _ = judge_deals(a, b, deals)
     assert count == comb(41, 2) == len(expected)
     assert moved == expected

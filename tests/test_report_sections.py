@@ -74,7 +74,12 @@ def test_one_colour_per_category_on_both_sides(italian: tuple[str, dict, Path]) 
     for name, fill in bars:
         colour.setdefault(name, set()).add(fill)
     assert all(len(fills) == 1 for fills in colour.values()), colour
-    shared = [name for name in colour if name in {c["name"] for c in italian[1]["categories"]["a"]} & {c["name"] for c in italian[1]["categories"]["b"]}]
+    shared = [
+        name
+        for name in colour
+        if name
+        in {c["name"] for c in italian[1]["categories"]["a"]} & {c["name"] for c in italian[1]["categories"]["b"]}
+    ]
     assert len({next(iter(colour[name])) for name in shared}) == len(shared)  # no two share a colour
 
 

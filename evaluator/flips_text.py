@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .flips import CAUSE_TITLES, FlipCensus, FlipGroup
+from .stats_math import percent_text
 
 GROUPS_SHOWN = 8  # groups listed per cause in the text report
 
@@ -10,7 +11,7 @@ GROUPS_SHOWN = 8  # groups listed per cause in the text report
 def _count_text(census: FlipCensus, pairs: int) -> str:
     share = pairs / census.population if census.population else 0.0
     word = "exactly" if census.method == "exact" else "about"
-    return f"{word} {pairs:,} hand pairs ({share * 100:.3g}% of pairs)"
+    return f"{word} {pairs:,} hand pairs ({percent_text(share)} of pairs)"
 
 
 def cause_summary(census: FlipCensus) -> list[str]:

@@ -27,7 +27,9 @@ def _esc(text: object) -> str:
 
 def _percent(share: float) -> str:
     """A share with three significant digits: 0.000739%, 0.247%, 12.5%."""
-    return f"{share * 100:.3g}%"
+    from .stats_math import percent_text
+
+    return percent_text(share)
 
 
 def _name(category: str) -> str:

@@ -24,3 +24,16 @@ def wilson_interval(changed: int, total: int, z: float = Z_95) -> tuple[float, f
     low = 0.0 if changed == 0 else max(0.0, centre - half)  # exact ends: no rounding past p
     high = 1.0 if changed == total else min(1.0, centre + half)
     return low, high
+
+
+def percent_text(share: float, digits: int = 3) -> str:
+    """A share as a percentage with ``digits`` significant digits and no exponent.
+
+    >>> percent_text(7.39e-11), percent_text(0.00247), percent_text(0.125), percent_text(0.0)
+    ('0.00000000739%', '0.247%', '12.5%', '0%')
+    """
+    value = share * 100
+    if value == 0:
+        return "0%"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:.{decimals}f}%"

@@ -48,7 +48,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any
 
@@ -107,7 +107,9 @@ class FlipGroup:
     """Hand pairs of one cause and one pair of categories that flip.
 
     ``first`` is the category (``A / B`` when the rulesets disagree) of the hand
-    that wins under A, ``second`` of the hand that wins under B. ``pairs`` is
+    A ranks higher, ``second`` of the hand B ranks higher; ``outcome_a`` and
+    ``outcome_b`` say whether that is a win or a tie (a win that becomes a tie,
+    as a qualifier makes it, is a change of winner too). ``pairs`` is
     the exact count, or the estimate from the sample (with ``low``/``high``
     its 95% interval, as counts).
     """
@@ -121,6 +123,13 @@ class FlipGroup:
     example: tuple[FlipHand, FlipHand] | None
     compare_a: int | None
     compare_b: int | None
+    outcome_a: int = 1  # what A says of (first, second): 1 first wins, 0 tie
+    outcome_b: int = -1  # what B says: -1 second wins, 0 tie (never the same as A)
+
+    @property
+    def reversed(self) -> bool:
+        """True for a strict flip (A: the first wins; B: the second wins), False when one side ties."""
+        return self.outcome_a == 1 and self.outcome_b == -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +187,8 @@ def _group_dict(group: FlipGroup) -> dict[str, Any]:
         "wins_in_a": group.first,
         "wins_in_b": group.second,
         "pairs": group.pairs,
+        "outcome_a": group.outcome_a,
+        "outcome_b": group.outcome_b,
         "interval": None
         if group.low is None
         else {"level": 0.95, "method": "wilson", "low": group.low, "high": group.high},
@@ -321,11 +332,11 @@ def _flip_hand(cards: Sequence[Card], a: Ruleset, b: Ruleset) -> FlipHand:
 
 
 def verified_example(
-    a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequence[Card]
+    a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequence[Card], outcome_a: int = 1, outcome_b: int = -1
 ) -> tuple[FlipHand, FlipHand] | None:
-    """The pair as reported, when ``A.compare`` says 1 and ``B.compare`` says -1 on the card strings."""
+    """The pair as reported, when ``A.compare`` and ``B.compare`` on the card strings say what the group says."""
     text_first, text_second = " ".join(map(str, first)), " ".join(map(str, second))
-    if a.compare(text_first, text_second) == 1 and b.compare(text_first, text_second) == -1:
+    if a.compare(text_first, text_second) == outcome_a and b.compare(text_first, text_second) == outcome_b:
         return _flip_hand(first, a, b), _flip_hand(second, a, b)
     return None
 
@@ -380,8 +391,21 @@ def census(
         if len(classes) <= MAX_EXACT_CLASSES:
             from .flips_exact import exact_census
 
-            return exact_census(a, b, deck, size, classes)
+            found = exact_census(a, b, deck, size, classes)
+            if suits_can_flip(a, b):
+                # a class has no suits: flips decided by two different suit tie-breaks are sampled
+                from .flips_suits import class_key, suit_flips
+
+                weights = {class_key(cards): weight for cards, weight in classes}
+                suited = suit_flips(a, b, deck, size, weights, samples, seed)
+                found = replace(found, groups=found.groups + tuple(suited), sampled=samples, seed=seed)
+            return found
     return sampled_census(a, b, deck, size, samples, seed)
+
+
+def suits_can_flip(a: Ruleset, b: Ruleset) -> bool:
+    """True when both rulesets break ties by suit, differently: equal hands can change winner."""
+    return a.tiebreak != "none" and b.tiebreak != "none" and (a.tiebreak, a.suit_order) != (b.tiebreak, b.suit_order)
 
 
 def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:
@@ -392,7 +416,7 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
         return FlipCensus(
             "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
         )
-    found: dict[tuple[str, str, str], list[Any]] = {}
+    found: dict[tuple[str, str, str, int, int], list[Any]] = {}
     for _ in range(samples):
         dealt = rng.sample(cards, 2 * size)
         first, second = tuple(dealt[:size]), tuple(dealt[size:])
@@ -400,19 +424,20 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
         if fa is None or fb is None or sa is None or sb is None:
             continue
         verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
-        if verdict_a * verdict_b != -1:
+        if verdict_a == verdict_b:
             continue
-        if verdict_a == -1:
+        if verdict_a < verdict_b:  # orient the pair: A ranks the first hand higher than B does
             first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
+            verdict_a, verdict_b = -verdict_a, -verdict_b
         cause = _cause(a, b, (fa, fb), (sa, sb), (first, second))
-        key = (cause, _label(fa.category, fb.category), _label(sa.category, sb.category))
+        key = (cause, _label(fa.category, fb.category), _label(sa.category, sb.category), verdict_a, verdict_b)
         entry = found.setdefault(key, [0, first, second])
         entry[0] += 1
     population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck
     groups = []
-    for (cause, first_label, second_label), (hits, first, second) in found.items():
+    for (cause, first_label, second_label, outcome_a, outcome_b), (hits, first, second) in found.items():
         low, high = wilson_interval(hits, samples, Z_95)
-        example = verified_example(a, b, first, second)
+        example = verified_example(a, b, first, second, outcome_a, outcome_b)
         groups.append(
             FlipGroup(
                 cause,
@@ -422,11 +447,13 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
                 math.floor(low * population),
                 math.ceil(high * population),
                 example,
-                1 if example else None,
-                -1 if example else None,
+                outcome_a if example else None,
+                outcome_b if example else None,
+                outcome_a,
+                outcome_b,
             )
         )
-    groups.sort(key=lambda g: (CAUSES.index(g.cause), -g.pairs, g.first, g.second))
+    groups.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
     return FlipCensus("sampled", size, len(deck), population, samples, seed, tuple(groups))
 
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
+KINDS = 3
+OUTCOMES = ((1, -1), (1, 0), (0, -1))  # (A, B) of a kind
 
 
 class _Side:
@@ -89,7 +91,7 @@ def exact_census(
     ace = np.array([any(card.rank == "A" for card in hand) for hand in cards], dtype=bool)
     ace_differs = a.ace != b.ace
     groups = len(label_names)
-    size_keys = len(CAUSES) * groups * groups
+    size_keys = len(CAUSES) * KINDS * groups * groups
     totals = np.zeros(size_keys, dtype=np.float64)
     best: dict[int, tuple[int, int, int, int]] = {}  # key -> (value in A of first, value in B of second, i, j)
     n = len(cards)
@@ -97,7 +99,12 @@ def exact_census(
         rows = slice(start, min(n, start + ROWS_PER_BLOCK))
         outcome_a, exception_a = side_a.outcomes(rows)
         outcome_b, exception_b = side_b.outcomes(rows)
-        flip = (outcome_a == 1) & (outcome_b == -1)
+        flip = outcome_a > outcome_b  # A ranks the row hand higher than B does: a win lost, or a tie
+        # with a suit tie-break, equal classes are never a tie: suits decide, which a class cannot say
+        if a.tiebreak != "none":
+            flip &= outcome_a != 0
+        if b.tiebreak != "none":
+            flip &= outcome_b != 0
         if not flip.any():
             continue
         cause = np.select(
@@ -111,7 +118,8 @@ def exact_census(
             [CAUSES.index(c) for c in ("beats", "qualifier", "category_membership", "category_order", "ace_rule")],
             default=CAUSES.index("rank_order"),
         )
-        keys = (cause * groups + label_id[rows, None]) * groups + label_id[None, :]
+        kind = (outcome_a == 0) * 2 + (outcome_b == 0)  # 0: reversed, 1: a win becomes a tie, 2: a tie becomes a loss
+        keys = ((cause * KINDS + kind) * groups + label_id[rows, None]) * groups + label_id[None, :]
         ii, jj = np.nonzero(flip)
         ii += start
         flipped_keys = keys[flip]
@@ -127,12 +135,14 @@ def exact_census(
                 best[key] = candidate
     result = []
     for found in np.nonzero(totals)[0].tolist():
-        cause_index, rest = divmod(found, groups * groups)
+        code, rest = divmod(found, groups * groups)
+        cause_index, kind = divmod(code, KINDS)
+        outcome_a, outcome_b = OUTCOMES[kind]
         first_label, second_label = divmod(rest, groups)
         _, _, i, j = best[found]
         example = None
         for first, second in disjoint_variants(cards[i], cards[j], deck):
-            example = verified_example(a, b, first, second)
+            example = verified_example(a, b, first, second, outcome_a, outcome_b)
             if example is not None:
                 break
         result.append(
@@ -144,11 +154,13 @@ def exact_census(
                 None,
                 None,
                 example,
-                1 if example else None,
-                -1 if example else None,
+                outcome_a if example else None,
+                outcome_b if example else None,
+                outcome_a,
+                outcome_b,
             )
         )
-    result.sort(key=lambda g: (CAUSES.index(g.cause), -g.pairs, g.first, g.second))
+    result.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
     total = float(weights.sum())
     population = int(total) * (int(total) - 1) // 2
     return FlipCensus("exact", size, len(deck), population, 0, None, tuple(result))

@@ -54,18 +54,18 @@ def _group_html(group: FlipGroup, name_a: str, name_b: str, exact: bool) -> str:
         if exact
         else f"about {group.pairs:,} hand pairs (95%: {group.low:,}–{group.high:,})"
     )
-    head = (
-        f'<div class="rule">{_esc(_name(group.first))} beats {_esc(_name(group.second))} in {a}, '
-        f"the reverse in {b} <span class='count'>{count}</span></div>"
-    )
+    from .flips_text import outcome_text
+
+    head = f"<div class=\"rule\">{_esc(outcome_text(group, name_a, name_b))} <span class='count'>{count}</span></div>"
     if group.example is None:
         return f'<div class="flip">{head}<p>No verified example among the cards both decks hold.</p></div>'
     first, second = group.example
     vs = '<span class="vs-mark">vs</span>'
     hands = f'<div class="hands">{_hand(first, name_a, name_b)}{vs}{_hand(second, name_a, name_b)}</div>'
+    words = {1: '<span class="win">wins</span>', 0: "ties", -1: '<span class="lose">loses</span>'}
     verdict = (
-        f'<div class="verdict">{a}.compare = {group.compare_a} (the first <span class="win">wins</span>) · '
-        f'{b}.compare = {group.compare_b} (the first <span class="lose">loses</span>)</div>'
+        f'<div class="verdict">{a}.compare = {group.compare_a} (the first {words[group.outcome_a]}) · '
+        f"{b}.compare = {group.compare_b} (the first {words[group.outcome_b]})</div>"
     )
     return f'<div class="flip">{head}{hands}{verdict}</div>'
 
@@ -90,9 +90,9 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
         share = total / census.population if census.population else 0.0
         parts = [
             f'<section class="cause" data-cause="{_esc(cause)}"><p class="cause-count">'
-            f"{'Exactly' if exact else 'About'} {total:,} hand pairs ({_percent(share)} of pairs). {_esc(how)}</p>"
+            f"{'Exactly' if all(g.low is None for g in groups) else 'About'} {total:,} hand pairs ({_percent(share)} of pairs). {_esc(how)}</p>"
         ]
-        parts += [_group_html(g, name_a, name_b, exact) for g in groups[:GROUPS_SHOWN]]
+        parts += [_group_html(g, name_a, name_b, g.low is None) for g in groups[:GROUPS_SHOWN]]
         if len(groups) > GROUPS_SHOWN:
             rows = "".join(
                 f"<tr><td>{_esc(_name(g.first))}</td><td>{_esc(_name(g.second))}</td><td>{g.pairs:,}</td></tr>"

@@ -36,7 +36,7 @@ def found(a_name: str, b_name: str) -> FlipCensus:
 
 
 def group(result: FlipCensus, cause: str, first: str, second: str) -> Any:
-    matches = [g for g in result.groups if (g.cause, g.first, g.second) == (cause, first, second)]
+    matches = [g for g in result.groups if (g.cause, g.first, g.second) == (cause, first, second) and g.reversed]
     assert len(matches) == 1, [(g.cause, g.first, g.second) for g in result.groups]
     return matches[0]
 
@@ -260,3 +260,35 @@ def test_diff_json_has_flip_causes_and_validates(capsys: pytest.CaptureFixture[s
     beats = [g for g in data["flip_causes"]["groups"] if g["cause"] == "beats"]
     assert beats[0]["pairs"] == 16 and beats[0]["example"]["compare_a"] == 1
     assert any("la minima" in line or "beats: exception" in line for line in data["summary"])
+
+
+def test_a_qualifier_turns_wins_into_ties() -> None:
+    result = found("ace-to-five", "ace-to-five-eight-or-better")
+    assert result.causes() == ["qualifier"]
+    ties = [g for g in result.groups if g.cause == "qualifier"]
+    assert ties and all(g.outcome_a == 1 and g.outcome_b == 0 for g in ties)
+    nine_low = group_of(ties, "high_card", "pair")
+    first, second = (" ".join(hand.cards) for hand in nine_low.example)
+    assert load("ace-to-five").compare(first, second) == 1
+    assert load("ace-to-five-eight-or-better").compare(first, second) == 0
+    # no-pair hands whose top card is 9 or more (ace low) against every one-pair hand
+    no_pair_nine_up = sum(4**5 for ranks in combinations(range(1, 14), 5) if max(ranks) >= 9)
+    pair_hands = 13 * comb(4, 2) * comb(12, 3) * 4**3
+    assert nine_low.pairs == no_pair_nine_up * pair_hands
+
+
+def group_of(groups: list[Any], first: str, second: str) -> Any:
+    matches = [g for g in groups if (g.first, g.second) == (first, second)]
+    assert len(matches) == 1
+    return matches[0]
+
+
+def test_two_suit_tie_breaks_flip_equal_hands() -> None:
+    a, b = load("suits-bridge"), load("suits-german")
+    result = census(a, b, common_deck(a, b), samples=3000, seed=5)
+    assert result.causes() == ["suit_tiebreak"]
+    for flip in result.groups:
+        assert flip.low is not None and flip.high is not None and flip.low <= flip.pairs <= flip.high
+        first, second = (" ".join(hand.cards) for hand in flip.example)
+        assert a.compare(first, second) == 1 and b.compare(first, second) == -1
+        assert sorted(c[0] for c in first.split()) == sorted(c[0] for c in second.split())  # the same ranks

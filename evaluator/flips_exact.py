@@ -137,12 +137,12 @@ def exact_census(
     for found in np.nonzero(totals)[0].tolist():
         code, rest = divmod(found, groups * groups)
         cause_index, kind = divmod(code, KINDS)
-        outcome_a, outcome_b = OUTCOMES[kind]
+        want_a, want_b = OUTCOMES[kind]
         first_label, second_label = divmod(rest, groups)
         _, _, i, j = best[found]
         example = None
         for first, second in disjoint_variants(cards[i], cards[j], deck):
-            example = verified_example(a, b, first, second, outcome_a, outcome_b)
+            example = verified_example(a, b, first, second, want_a, want_b)
             if example is not None:
                 break
         result.append(
@@ -154,10 +154,10 @@ def exact_census(
                 None,
                 None,
                 example,
-                outcome_a if example else None,
-                outcome_b if example else None,
-                outcome_a,
-                outcome_b,
+                want_a if example else None,
+                want_b if example else None,
+                want_a,
+                want_b,
             )
         )
     result.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))

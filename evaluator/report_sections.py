@@ -90,7 +90,8 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
         share = total / census.population if census.population else 0.0
         parts = [
             f'<section class="cause" data-cause="{_esc(cause)}"><p class="cause-count">'
-            f"{'Exactly' if all(g.low is None for g in groups) else 'About'} {total:,} hand pairs ({_percent(share)} of pairs). {_esc(how)}</p>"
+            f"{'Exactly' if all(g.low is None for g in groups) else 'About'} {total:,} hand pairs "
+            f"({_percent(share)} of pairs). {_esc(how)}</p>"
         ]
         parts += [_group_html(g, name_a, name_b, g.low is None) for g in groups[:GROUPS_SHOWN]]
         if len(groups) > GROUPS_SHOWN:

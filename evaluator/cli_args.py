@@ -180,14 +180,21 @@ def add_stats(commands: Any) -> None:
         "stats",
         "exact frequency table of a ruleset's categories",
         "Count every deal of a ruleset exactly (by hand classes): per category the number of deals,\n"
-        "the probability, the odds, the distinct values and a rarity note.",
+        "the probability, the odds, the distinct values and a rarity note; low rulesets also by top card.\n"
+        "A game counts the final hand under its own rules: hold'em, stud and razz exactly (any five of\n"
+        "hole + board), Omaha's 2 + 3 and hi-lo halves sampled (--samples, --seed, 95% intervals).",
         "$ pokerrules stats standard\n"
         "$ pokerrules stats standard --cards 7 --json\n"
-        "$ pokerrules stats deuces-wild --csv",
+        "$ pokerrules stats deuces-wild --csv\n"
+        "$ pokerrules stats omaha-hi-lo --samples 100000",
     )
     stats.add_argument("ruleset", help=RULESET_HELP)
-    stats.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
+    stats.add_argument(
+        "--cards", type=int, help="cards dealt (default: the hand size, or the game's hole + board; refused for another game)"
+    )
     stats.add_argument("--csv", action="store_true", help="CSV output")
+    stats.add_argument("--samples", type=int, default=50000, help="deals sampled for a must-use or hi-lo game")
+    stats.add_argument("--seed", type=int, default=2026, help="seed of the sampled deals")
     add_json(stats)
     add_root(stats)
 
@@ -197,8 +204,10 @@ def add_diff(commands: Any) -> None:
         commands,
         "diff",
         "what changes between two rulesets",
-        "Compare two rulesets: settings, category order with frequencies, flips (a verified pair of\n"
-        "hands whose winner changes) and the share of heads-up showdowns whose winner changes.",
+        "Compare two rulesets: settings, category order with frequencies, flips of every kind grouped by\n"
+        "cause (each with a count and a verified pair of hands whose winner changes), the lowball\n"
+        "breakdown of low rulesets, and the share of heads-up showdowns whose winner changes; for games,\n"
+        "real deals of the game (board, must-use, hi-lo) and the share of the pot that moves.",
         "$ pokerrules diff standard short-deck\n"
         "$ pokerrules diff standard deuces-wild --json\n"
         "$ pokerrules diff standard my-rules.yaml --html report.html",
@@ -208,7 +217,10 @@ def add_diff(commands: Any) -> None:
     diff.add_argument("--cards", type=int, help="cards dealt (default: the hand size)")
     diff.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
     diff.add_argument(
-        "--samples", type=int, default=20000, help="random showdowns to sample when exact counting is too costly"
+        "--samples",
+        type=int,
+        default=None,
+        help="random showdowns to sample when exact counting is too costly (default 20000; 5000 game deals)",
     )
     diff.add_argument("--seed", type=int, default=2026, help="seed of the sampled showdowns")
     add_json(diff)

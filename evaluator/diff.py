@@ -57,6 +57,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .cards import Card
 from .errors import PokerRulesError
+from .flips import FlipCensus
+from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
+from .stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -65,11 +68,8 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_USAGE = 0, 2
 DEFAULT_SAMPLES = 20_000
 DEFAULT_SEED = 2026
-CONFIDENCE = 0.95
-Z_95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_CANDIDATE_CLASSES = 12_000  # rank classes tried per flip search (sampled above this)
 EXAMPLE_TRIES = 60  # candidates per side tried when pairing a flip example
-CHANGED_EXAMPLES = 3  # changed showdowns kept as examples
 SUMMARY_RECLASSIFIED = 3  # category changes named in the summary
 
 
@@ -137,39 +137,6 @@ class Flip:
     compare_b: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ChangedDeal:
-    """A heads-up deal whose outcome differs between the rulesets."""
-
-    first: tuple[str, ...]
-    second: tuple[str, ...]
-    outcome_a: int  # 1 first wins, -1 second wins, 0 tie
-    outcome_b: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShowdownShare:
-    """How many heads-up showdowns change their outcome.
-
-    ``method`` is ``identical`` (same rules: exactly none, nothing dealt),
-    ``exact`` (every deal enumerated), ``sampled`` (``deals`` random deals with
-    ``seed``; ``low``/``high`` the 95% Wilson interval) or ``impossible`` (the
-    common deck cannot deal two hands; ``share`` is None).
-    """
-
-    method: str
-    cards: int
-    common_deck: int
-    deals: int
-    changed: int
-    share: float | None
-    low: float | None = None
-    high: float | None = None
-    seed: int | None = None
-    examples: tuple[ChangedDeal, ...] = ()
-    reason: str = ""
-
-
 @dataclass(frozen=True)
 class Diff:
     """Everything ``pokerrules diff`` reports about rulesets A and B."""
@@ -187,6 +154,9 @@ class Diff:
     reclassified: tuple[Reclassified, ...]
     showdowns: ShowdownShare
     same_rules: bool = False
+    flip_causes: FlipCensus | None = None
+    lowball: tuple[Any, ...] = ()  # LowBreakdown per low side (a, b), see evaluator.lowball
+    game_showdowns: Any = None  # GameShare when either side has a game, see evaluator.game_sample
 
     @property
     def identical(self) -> bool:
@@ -200,6 +170,8 @@ class Diff:
             and not self.reclassified
             and [c.name for c in self.order_a] == [c.name for c in self.order_b]
             and self.showdowns.changed == 0
+            and (self.flip_causes is None or not self.flip_causes.groups)
+            and (self.game_showdowns is None or self.game_showdowns.pot_moved == 0)
         )
 
     def summary(self) -> list[str]:
@@ -521,130 +493,6 @@ def flips(a: Ruleset, b: Ruleset, scan: Scan | None, deck: Sequence[Card]) -> tu
     return tuple(find_flip_example(a, b, pair, scan.same, deck) for pair in pairs)
 
 
-# --- showdowns whose outcome changes ---------------------------------------------------------------
-
-
-def wilson_interval(changed: int, total: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``changed / total``.
-
-    >>> low, high = wilson_interval(0, 100)
-    >>> round(low, 4), round(high, 4)
-    (0.0, 0.037)
-    """
-    if total <= 0:
-        return 0.0, 1.0
-    p = changed / total
-    denominator = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denominator
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
-    low = 0.0 if changed == 0 else max(0.0, centre - half)  # exact ends: no rounding past p
-    high = 1.0 if changed == total else min(1.0, centre + half)
-    return low, high
-
-
-def _outcome(ruleset: Ruleset, first: Hand | None, second: Hand | None) -> int:
-    """1 first wins, -1 second wins, 0 tie; a hand no category matches loses."""
-    if first is None or second is None:
-        return (first is not None) - (second is not None)
-    return ruleset.compare(first, second)
-
-
-class _Judge:
-    """Outcomes of heads-up deals under both rulesets, hands evaluated once each."""
-
-    def __init__(self, a: Ruleset, b: Ruleset) -> None:
-        self.a, self.b = a, b
-        self.hands: dict[tuple[Card, ...], tuple[Hand | None, Hand | None]] = {}
-
-    def hands_of(self, cards: tuple[Card, ...]) -> tuple[Hand | None, Hand | None]:
-        key = tuple(sorted(cards))
-        if key not in self.hands:
-            self.hands[key] = (_evaluate(self.a, key), _evaluate(self.b, key))
-        return self.hands[key]
-
-    def outcomes(self, first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[int, int]:
-        a_first, b_first = self.hands_of(first)
-        a_second, b_second = self.hands_of(second)
-        return _outcome(self.a, a_first, a_second), _outcome(self.b, b_first, b_second)
-
-
-def heads_up_deals(deck_size: int, cards: int) -> int:
-    """Unordered heads-up deals of ``cards`` cards each from ``deck_size`` cards."""
-    return math.comb(deck_size, cards) * math.comb(deck_size - cards, cards) // 2
-
-
-def _changed(judge: _Judge, first: tuple[Card, ...], second: tuple[Card, ...], examples: list[ChangedDeal]) -> bool:
-    outcome_a, outcome_b = judge.outcomes(first, second)
-    if outcome_a == outcome_b:
-        return False
-    if len(examples) < CHANGED_EXAMPLES:
-        examples.append(ChangedDeal(tuple(map(str, first)), tuple(map(str, second)), outcome_a, outcome_b))
-    return True
-
-
-def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
-    """Enumerate every heads-up deal (each physical card distinct) and count the changed ones."""
-    judge, examples, changed, deals = _Judge(a, b), [], 0, 0
-    positions = range(len(deck))
-    for first in combinations(positions, cards):
-        rest = [p for p in positions if p not in first and p > first[0]]
-        first_cards = tuple(deck[p] for p in first)
-        for second in combinations(rest, cards):
-            deals += 1
-            changed += _changed(judge, first_cards, tuple(deck[p] for p in second), examples)
-    return ShowdownShare("exact", cards, len(deck), deals, changed, changed / deals if deals else 0.0, examples=tuple(examples))
-
-
-def sampled_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None) -> ShowdownShare:
-    """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
-    rng = random.Random(seed)
-    judge, examples, changed = _Judge(a, b), [], 0
-    meter = _Progress(progress, samples)
-    try:
-        for number in range(samples):
-            dealt = rng.sample(deck, 2 * cards)
-            changed += _changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
-            meter.update(number + 1)
-    finally:
-        meter.done()
-    low, high = wilson_interval(changed, samples)
-    return ShowdownShare("sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples))
-
-
-def showdown_share(a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None) -> ShowdownShare:
-    """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled."""
-    deck = common_deck(a, b)
-    if len(deck) < 2 * cards:
-        reason = f"the decks share {len(deck)} cards, too few to deal two hands of {cards}"
-        return ShowdownShare("impossible", cards, len(deck), 0, 0, None, reason=reason)
-    deals = heads_up_deals(len(deck), cards)
-    if rules_fingerprint(a) == rules_fingerprint(b):
-        return ShowdownShare("identical", cards, len(deck), deals, 0, 0.0, reason="the rules that decide a showdown are the same")
-    if deals <= samples:
-        return exact_share(a, b, deck, cards)
-    return sampled_share(a, b, deck, cards, samples, seed, progress)
-
-
-class _Progress:
-    """Plain progress lines on stderr (a terminal or not) once dealing has taken a second."""
-
-    def __init__(self, stream: TextIO | None, total: int) -> None:
-        from .progress import Progress
-
-        self.lines = Progress("pokerrules diff: dealing showdowns", stream) if stream is not None else None
-        if self.lines is not None:
-            self.lines.__enter__()
-        self.total = total
-
-    def update(self, done: int) -> None:
-        if self.lines is not None:
-            self.lines.step(f"{100 * done // self.total}%")
-
-    def done(self) -> None:
-        if self.lines is not None:
-            self.lines.__exit__(None, None, None)
-
-
 # --- putting it together ------------------------------------------------------------------------------
 
 
@@ -659,12 +507,25 @@ def compare_rulesets(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     progress: TextIO | None = None,
+    game_deals: int | None = None,
 ) -> Diff:
     """Compare ``a`` with ``b`` (see the module docstring); ``cards`` defaults to the hand size."""
+    from .flips import census
+    from .lowball import lowball_sides
+
     dealt = cards if cards is not None else max(a.hand_size, b.hand_size)
     same_rules = rules_fingerprint(a) == rules_fingerprint(b)
     deck = common_deck(a, b)
     size = max(a.hand_size, b.hand_size)
+    games = None
+    if a.game is not None or b.game is not None:
+        from .game_sample import DEFAULT_GAME_DEALS, game_share
+
+        games = game_share(a, b, deck, game_deals or DEFAULT_GAME_DEALS, seed, progress)
+        reason = "either ruleset has a game: heads-up deals are dealt as the games deal (see the game deals)"
+        showdowns = ShowdownShare("game", dealt, len(deck), 0, 0, None, reason=reason)
+    else:
+        showdowns = showdown_share(a, b, dealt, samples, seed, progress)
     scan = None if same_rules or len(deck) < 2 * size else scan_common_hands(a, b, deck, size, seed)
     names_a, names_b = set(a.category_names), set(b.category_names)
     pattern_changes = tuple(
@@ -684,8 +545,11 @@ def compare_rulesets(
         pattern_changes=pattern_changes,
         flips=flips(a, b, scan, deck),
         reclassified=reclassified(a, b, scan) if scan is not None else (),
-        showdowns=showdown_share(a, b, dealt, samples, seed, progress),
+        showdowns=showdowns,
         same_rules=same_rules,
+        game_showdowns=games,
+        flip_causes=None if same_rules else census(a, b, deck, samples, seed),
+        lowball=lowball_sides(a, b),
     )
 
 
@@ -736,6 +600,8 @@ def _deck_change(diff: Diff) -> str | None:
 
 
 def _summary(diff: Diff) -> list[str]:
+    from .flips_text import cause_summary
+
     if diff.identical:
         return [f"No difference: {diff.a.name} and {diff.b.name} have the same deck, rules and category order; no showdown changes its winner."]
     lines = []
@@ -757,11 +623,22 @@ def _summary(diff: Diff) -> list[str]:
     )
     if len(diff.reclassified) > SUMMARY_RECLASSIFIED:
         lines.append(f"... and {len(diff.reclassified) - SUMMARY_RECLASSIFIED} more category changes of the same cards (see below)")
-    lines.append(_share_sentence(diff.showdowns))
+    if diff.flip_causes is not None:
+        lines.extend(cause_summary(diff.flip_causes))
+    games = diff.game_showdowns
+    if games is not None and games.method == "sampled":
+        lines.append(
+            f"game deals: {games.pot_moved:.2%} of the pot moves on average, the winners change in "
+            f"{games.winners_changed / games.deals:.2%} of {games.deals:,} sampled deals (seed {games.seed})"
+        )
+    else:
+        lines.append(_share_sentence(diff.showdowns))
     return lines
 
 
 def _share_sentence(share: ShowdownShare) -> str:
+    if share.method == "game":
+        return f"heads-up showdowns of {share.cards} private cards: not dealt ({share.reason})"
     if share.method == "impossible":
         return f"heads-up showdowns: not compared ({share.reason})"
     if share.method == "identical":
@@ -824,6 +701,9 @@ def _showdown_lines(diff: Diff) -> list[str]:
 
 def render_text(diff: Diff) -> str:
     """The plain-text report."""
+    from .flips_text import census_lines
+    from .lowball import breakdown_lines
+
     lines = [f"pokerrules diff {diff.a.name} {diff.b.name}  ({diff.cards}-card hands)", ""]
     lines += [f"* {line}" for line in diff.summary()]
     lines += ["", "Decks and rules (* differs)"]
@@ -831,13 +711,22 @@ def render_text(diff: Diff) -> str:
     lines += _table(rows)
     lines += ["", f"Category order, highest first, with {diff.cards}-card frequencies"]
     lines += _table(_order_rows(diff))
-    lines += ["", f"Flips ({len(diff.flips)}): hands that win in {diff.a.name} and lose in {diff.b.name}"]
-    lines += _flip_lines(diff) or ["  none: every category both rulesets have keeps its place relative to the others"]
+    lines += ["", f"Category order flips ({len(diff.flips)}): categories that win in {diff.a.name} and lose in {diff.b.name}"]
+    lines += _flip_lines(diff) or ["  none: the categories both rulesets have keep their order (flips of every kind: see Flips by cause)"]
     if diff.reclassified:
         lines += ["", f"Same cards, another category ({len(diff.reclassified)}), in the cards both decks hold"]
         lines += _table([[r.category_a, "→", r.category_b, _classes_text(r.classes), "e.g. " + " ".join(r.example.cards), f"({r.example.description_b})"] for r in diff.reclassified])
-    lines += ["", "Heads-up showdowns whose winner changes"]
-    lines += _showdown_lines(diff)
+    if diff.flip_causes is not None:
+        lines += ["", *census_lines(diff.flip_causes, diff.a.name, diff.b.name)]
+    for breakdown in diff.lowball:
+        lines += ["", *breakdown_lines(breakdown)]
+    if diff.game_showdowns is not None:
+        from .game_sample import game_lines
+
+        lines += ["", *game_lines(diff.game_showdowns, diff.a.name, diff.b.name)]
+    else:
+        lines += ["", "Heads-up showdowns whose winner changes"]
+        lines += _showdown_lines(diff)
     return "\n".join(lines) + "\n"
 
 
@@ -888,6 +777,9 @@ def _as_dict(diff: Diff) -> dict[str, Any]:
             {"category_a": r.category_a, "category_b": r.category_b, "classes": r.classes, "example": _example_dict(r.example)}
             for r in diff.reclassified
         ],
+        "flip_causes": None if diff.flip_causes is None else diff.flip_causes.as_dict(),
+        "lowball": [breakdown.as_dict() for breakdown in diff.lowball],
+        "game_showdowns": None if diff.game_showdowns is None else diff.game_showdowns.as_dict(),
         "showdowns": {
             "method": share.method,
             "cards": share.cards,
@@ -948,7 +840,7 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     if problem:
         raise UsageError(f"pokerrules diff: {problem}")
     seed = args.seed if args.seed is not None else DEFAULT_SEED
-    diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr)
+    diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr, game_deals=args.samples)
     text = json.dumps(diff.as_dict(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(diff)
     if args.html:
         from .report import render_html

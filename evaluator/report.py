@@ -28,8 +28,11 @@ SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = frozenset("hd")
 PALETTE = (
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#86bcb6", "#d4a6c8",
-)  # fmt: skip
+    "#b07aa1", "#ff9da7", "#9c755f", "#1f3a93", "#8c564b", "#17becf",
+    "#bcbd22", "#7f3c8d", "#d62728", "#2ca02c", "#ff7f0e", "#393b79",
+    "#637939", "#e7969c",
+)  # fmt: skip  (20 distinct colours: one per shared category, the same on both sides)
+LABEL_CHAR = 7.4  # px per character of a 13 px chart label (wide enough for bold system fonts)
 ONLY_ONE_SIDE = "#b8b8b8"
 
 CHART_ROW = 26
@@ -129,9 +132,15 @@ def category_colours(diff: Diff) -> dict[str, str]:
     """One colour per category both sides share; grey for the others."""
     shared = {c.name for c in diff.order_a} & {c.name for c in diff.order_b}
     colours: dict[str, str] = {}
+    given = 0
     for stat in list(diff.order_a) + list(diff.order_b):
-        if stat.name not in colours:
-            colours[stat.name] = PALETTE[len(colours) % len(PALETTE)] if stat.name in shared else ONLY_ONE_SIDE
+        if stat.name in colours:
+            continue
+        if stat.name in shared:
+            colours[stat.name] = PALETTE[given % len(PALETTE)]
+            given += 1
+        else:
+            colours[stat.name] = ONLY_ONE_SIDE
     return colours
 
 
@@ -148,7 +157,9 @@ def _superscript(exponent: int) -> str:
 
 def bar_chart(order: Sequence[CategoryStat], colours: dict[str, str], floor: int, moved: set[str], label: str) -> str:
     """A horizontal bar chart of one side's frequencies, log scale from 10^floor to 1."""
-    width = CHART_LABEL + CHART_BARS + CHART_VALUE
+    labels = [f"{stat.position}. {stat.name.replace('_', ' ')}" for stat in order]
+    label_width = max(CHART_LABEL, int(max((len(text) for text in labels), default=0) * LABEL_CHAR) + 12)
+    width = label_width + CHART_BARS + CHART_VALUE
     height = CHART_TOP + CHART_ROW * len(order) + CHART_BOTTOM
     span = -floor
 
@@ -160,29 +171,29 @@ def bar_chart(order: Sequence[CategoryStat], colours: dict[str, str], floor: int
     parts = [
         f'<svg class="chart" role="img" aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-        f'<text x="{CHART_LABEL}" y="14" font-size="11" fill="#5b6375">probability per deal (log scale)</text>',
+        f'<text x="{label_width}" y="14" font-size="11" fill="#5b6375">probability per deal (log scale)</text>',
     ]
     bottom = CHART_TOP + CHART_ROW * len(order)
     for exponent in range(floor, 1):
-        x = CHART_LABEL + (exponent - floor) / span * CHART_BARS
+        x = label_width + (exponent - floor) / span * CHART_BARS
         parts.append(f'<line x1="{x:.1f}" y1="{CHART_TOP - 4}" x2="{x:.1f}" y2="{bottom}" stroke="#e3e6ec" stroke-width="1"/>')
         parts.append(f'<text x="{x:.1f}" y="{bottom + 16}" font-size="10" fill="#7a8294" text-anchor="middle">{_superscript(exponent)}</text>')
     for index, stat in enumerate(order):
         y = CHART_TOP + index * CHART_ROW
         weight = "700" if stat.name in moved else "400"
         parts.append(
-            f'<text x="{CHART_LABEL - 8}" y="{y + 17}" font-size="13" font-weight="{weight}" text-anchor="end" fill="#1d2330">'
-            f"{stat.position}. {esc(stat.name.replace('_', ' '))}</text>"
+            f'<text class="label" x="{label_width - 8}" y="{y + 17}" font-size="13" font-weight="{weight}" text-anchor="end" fill="#1d2330">'
+            f"<title>{esc(stat.name)}</title>{esc(labels[index])}</text>"
         )
         bar = x_of(stat.probability)
         parts.append(
-            f'<rect class="bar" data-category="{esc(stat.name)}" x="{CHART_LABEL}" y="{y + 5}" width="{bar:.1f}" height="{CHART_ROW - 10}" '
+            f'<rect class="bar" data-category="{esc(stat.name)}" x="{label_width}" y="{y + 5}" width="{bar:.1f}" height="{CHART_ROW - 10}" '
             f'rx="2" fill="{colours[stat.name]}"><title>{esc(stat.name)}: {stat.count:,} deals, p = {stat.probability:.6g}</title></rect>'
         )
         parts.append(
-            f'<text x="{CHART_LABEL + bar + 6:.1f}" y="{y + 17}" font-size="11" fill="#454d5e">{esc(odds_text(stat.probability))}</text>'
+            f'<text x="{label_width + bar + 6:.1f}" y="{y + 17}" font-size="11" fill="#454d5e">{esc(odds_text(stat.probability))}</text>'
         )
-    parts.append(f'<line x1="{CHART_LABEL}" y1="{CHART_TOP - 4}" x2="{CHART_LABEL}" y2="{bottom}" stroke="#9aa1b0" stroke-width="1"/>')
+    parts.append(f'<line x1="{label_width}" y1="{CHART_TOP - 4}" x2="{label_width}" y2="{bottom}" stroke="#9aa1b0" stroke-width="1"/>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -193,13 +204,18 @@ def orders_html(diff: Diff) -> str:
     floor = log_floor(diff)
     moved = {name for flip in diff.flips for name in (flip.winner_a, flip.winner_b)} | set(diff.only_a) | set(diff.only_b)
     panels = []
-    for side, order in ((diff.a, diff.order_a), (diff.b, diff.order_b)):
-        chart = bar_chart(order, colours, floor, moved, f"{side.name}: category frequencies, {diff.cards}-card deals")
+    direction = {row.name: (row.a, row.b) for row in diff.settings}.get("direction", ("high", "high"))
+    for side, order, way in ((diff.a, diff.order_a, direction[0]), (diff.b, diff.order_b, direction[1])):
+        low = way.startswith("low")
+        rows = tuple(reversed(order)) if low else order
+        chart = bar_chart(rows, colours, floor, moved, f"{side.name}: category frequencies, {diff.cards}-card deals")
+        reading = "best first: a low game, the lowest category wins" if low else "best first"
         panels.append(
-            f'<div class="panel"><h3>{esc(side.name)}</h3><p class="title">{esc(side.title)} · {side.deck_size} cards</p>{chart}</div>'
+            f'<div class="panel"><h3>{esc(side.name)}</h3><p class="title">{esc(side.title)} · {side.deck_size} cards · '
+            f"{reading}</p>{chart}</div>"
         )
     note = (
-        f"<p>Highest category first. Bars: the share of {diff.cards}-card deals from each side's own deck in that category "
+        f"<p>Best category first on each side (for a low game, the lowest category, numbered by its place in the order). Bars: the share of {diff.cards}-card deals from each side's own deck in that category "
         "(log scale, one axis for both). Bold: categories that change places or exist on one side only.</p>"
     )
     return note + '<div class="columns">' + "".join(panels) + "</div>"
@@ -234,7 +250,7 @@ def flip_html(diff: Diff, flip: Flip) -> str:
 def flips_html(diff: Diff) -> str:
     """Every flip, or a sentence saying there is none."""
     if not diff.flips:
-        return "<p>None: every category both rulesets have keeps its place relative to the others.</p>"
+        return "<p>None: the categories both rulesets have keep their order (flips of every kind are in the sections below).</p>"
     return "".join(flip_html(diff, flip) for flip in diff.flips)
 
 
@@ -309,24 +325,32 @@ def summary_html(diff: Diff) -> str:
 
 def render_html(diff: Diff) -> str:
     """The whole self-contained report."""
+    from .report_sections import EXTRA_STYLE
+
     a, b = esc(diff.a.name), esc(diff.b.name)
+    from .report_sections import cause_sections, game_html, lowball_html
+
     sections = [
         ("What changes", summary_html(diff)),
         ("Category order and frequencies", orders_html(diff)),
-        (f"Flips: hands that win in {a} and lose in {b}", flips_html(diff)),
+        (f"Category order flips: categories that win in {a} and lose in {b}", flips_html(diff)),
     ]
+    if diff.flip_causes is not None:
+        sections += cause_sections(diff.flip_causes, diff.a.name, diff.b.name)
     if diff.reclassified:
         sections.append(("Same cards, another category", reclassified_html(diff)))
-    sections += [
-        ("Heads-up showdowns whose winner changes", showdowns_html(diff)),
-        ("Decks and rules", settings_html(diff)),
-    ]
+    sections += [(f"Lowball: {esc(table.ruleset)} by top card, best first", lowball_html(table)) for table in diff.lowball]
+    if diff.game_showdowns is not None:
+        sections.append(("Game deals: the share of the pot that moves", game_html(diff.game_showdowns, diff.a.name, diff.b.name)))
+    else:
+        sections.append(("Heads-up showdowns whose winner changes", showdowns_html(diff)))
+    sections.append(("Decks and rules", settings_html(diff)))
     body = "".join(f"<section><h2>{title}</h2>{content}</section>" for title, content in sections)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pokerrules diff {a} {b}</title><style>{STYLE}</style></head><body><main>"
+        f"<title>pokerrules diff {a} {b}</title><style>{STYLE}{EXTRA_STYLE}</style></head><body><main>"
         f'<h1>{a}<span class="vs">vs</span>{b}</h1>'
         f'<p class="subtitle">{esc(diff.a.title)} · {esc(diff.b.title)} · {diff.cards}-card hands</p>'
         f"{body}<footer>Generated by pokerrules diff. Every example pair was checked with both rulesets' compare.</footer>"

@@ -32,8 +32,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .counting import Progress, count
+from .game_stats import needs_game_sampling
 
 if TYPE_CHECKING:
+    from .lowball import LowBreakdown
     from .ruleset import Ruleset
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -111,6 +113,7 @@ class StatsTable:
     rows: tuple[StatsRow, ...]
     unplayable: int
     notes: tuple[Note, ...] = field(default=())
+    lowball: LowBreakdown | None = None  # low rulesets: the winning category by top card
 
     @property
     def distinct_total(self) -> int:
@@ -154,6 +157,7 @@ class StatsTable:
             "unplayable": self.unplayable,
             "distinct_values": self.distinct_total,
             "notes": [note.as_dict() for note in self.notes],
+            "lowball": None if self.lowball is None else self.lowball.as_dict(),
         }
 
 
@@ -215,7 +219,9 @@ def stats_table(ruleset: Ruleset, cards: int | None = None, progress: Progress |
         unplayable=counting.unplayable,
     )
     notes = rarity_notes(table) + _other_notes(ruleset, table, cards is None)
-    return replace(table, notes=tuple(notes))
+    from .lowball import low_breakdown
+
+    return replace(table, notes=tuple(notes), lowball=low_breakdown(ruleset, dealt))
 
 
 def rarity_notes(table: StatsTable) -> list[Note]:
@@ -264,7 +270,11 @@ def _other_notes(ruleset: Ruleset, table: StatsTable, defaulted: bool) -> list[N
     game = ruleset.game
     if defaulted and game is not None and table.cards == ruleset.hand_size and (game.use_hole is not None or game.use_board is not None):
         notes.append(
-            Note("game", f"the game's rule on hole and board cards is not counted: these are {table.cards}-card hands (use --cards)")
+            Note(
+                "game",
+                f"the game's rule on hole and board cards is not counted: these are {table.cards}-card hands "
+                "(the stats command samples the game's own final hands)",
+            )
         )
     if table.direction == "low":
         notes.append(Note("context", "a low game: categories are listed in high-poker order and the lowest hand wins"))
@@ -316,6 +326,10 @@ def render_text(table: StatsTable) -> str:
     lines = [f"{table.ruleset}: {table.title}", f"{table.cards}-card deals from {table.deck_size} cards{best}: {table.deals:,}", ""]
     lines.append(line(header))
     lines.extend(line(cells) for cells in body)
+    if table.lowball is not None:
+        from .lowball import breakdown_lines
+
+        lines += ["", *breakdown_lines(table.lowball)]
     if table.notes:
         lines.append("")
         lines.extend(f"NOTE: {note.message}" for note in table.notes)
@@ -408,6 +422,11 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("pokerrules stats: choose one of --json and --csv")
     ruleset = load(args.ruleset, root=getattr(args, "root", None))
     cards = getattr(args, "cards", None)
+    problem = game_cards_problem(ruleset, cards)
+    if problem:
+        raise UsageError(f"pokerrules stats: {problem}")
+    if needs_game_sampling(ruleset):
+        return _game_command(ruleset, args, out)
     from .progress import Progress
 
     # plain lines on stderr, in a terminal or not, once counting has taken a second
@@ -420,4 +439,53 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(render_csv(table))
     else:
         out.write(render_text(table))
+    return EXIT_OK
+
+
+def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
+    """Why ``--cards`` cannot be used with ``ruleset``'s game, or None.
+
+    ``--cards`` on a game must mean the game's own deal (hole + board cards,
+    any five playing); anything else would silently count another game.
+    """
+    game = ruleset.game
+    if game is None or cards is None:
+        return None
+    dealt = game.hole + game.board
+    if needs_game_sampling(ruleset):
+        from .game_stats import use_text
+
+        return (
+            f"--cards {cards}: {ruleset.name} deals {game.hole} hole cards and {game.board} on the board and uses "
+            f"{use_text(ruleset)}{' in each half' if game.split else ''}; counting {cards} cards would be another game. "
+            "Leave out --cards to count the game's final hands"
+        )
+    if cards != dealt and dealt >= ruleset.hand_min:
+        return (
+            f"--cards {cards}: {ruleset.name} deals {dealt} cards to a player ({game.hole} hole + {game.board} board); "
+            f"counting {cards} would be another game. Leave out --cards, or use a ruleset without a game"
+        )
+    return None
+
+
+def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
+    """``stats`` of a must-use or hi-lo game: sampled final hands per half."""
+    from .cli_output import UsageError
+    from .game_stats import game_stats, game_table_dict, render_game_csv, render_game_text
+
+    samples = getattr(args, "samples", None) or 50_000
+    if samples < 1:
+        raise UsageError("pokerrules stats: --samples must be at least 1")
+    seed = getattr(args, "seed", None)
+    bar = ProgressBar(f"dealing {ruleset.name}, {samples:,} deals")
+    try:
+        table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)
+    finally:
+        bar.close()
+    if args.json:
+        out.write(json.dumps(game_table_dict(table, ruleset), indent=2) + "\n")
+    elif args.csv:
+        out.write(render_game_csv(table))
+    else:
+        out.write(render_game_text(table))
     return EXIT_OK

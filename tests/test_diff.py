@@ -105,7 +105,7 @@ def test_standard_against_itself_reports_no_difference(capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "diff", "standard", "standard")
     assert code == 0
     assert "No difference: standard and standard have the same deck, rules and category order" in out
-    assert "Flips (0)" in out
+    assert "Category order flips (0)" in out
 
 
 def test_standard_against_itself_in_json(capsys: pytest.CaptureFixture[str]) -> None:

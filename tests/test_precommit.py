@@ -28,6 +28,7 @@ RELEASE_FILES = (
     "evaluator",
     "grammar",
     "rulesets",
+    "paytables",
     "pyproject.toml",
     "README.md",
     "DESIGN.md",

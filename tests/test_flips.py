@@ -1,0 +1,294 @@
+"""Flips of every kind grouped by cause, and the lowball breakdown.
+
+The counts are checked against plain computations written here: rank keys of
+hand classes compared with NumPy, and a brute force over all 2,598,960 hands.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from itertools import combinations
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pytest
+
+from evaluator import load
+from evaluator.cli import main
+from evaluator.diff import common_deck
+from evaluator.flips import FlipCensus, _cause, _label, census, hand_classes, sampled_census
+from evaluator.lowball import low_breakdown
+
+ROOT = Path(__file__).resolve().parents[1]
+DIFF_SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
+STATS_SCHEMA = json.loads((ROOT / "docs" / "json" / "stats.schema.json").read_text(encoding="utf-8"))
+
+
+@cache
+def found(a_name: str, b_name: str) -> FlipCensus:
+    a, b = load(a_name), load(b_name)
+    return census(a, b, common_deck(a, b))
+
+
+def group(result: FlipCensus, cause: str, first: str, second: str) -> Any:
+    matches = [g for g in result.groups if (g.cause, g.first, g.second) == (cause, first, second) and g.reversed]
+    assert len(matches) == 1, [(g.cause, g.first, g.second) for g in result.groups]
+    return matches[0]
+
+
+def assert_verified(a_name: str, b_name: str, found_group: Any) -> tuple[str, str]:
+    """Re-check an example from its card strings with both rulesets' compare."""
+    assert found_group.example is not None
+    first, second = (" ".join(hand.cards) for hand in found_group.example)
+    assert load(a_name).compare(first, second) == 1
+    assert load(b_name).compare(first, second) == -1
+    assert not set(first.split()) & set(second.split())
+    return first, second
+
+
+def no_pair_keys(ace_high: bool, drop_straights: bool) -> list[tuple[int, ...]]:
+    """Rank sets of five distinct ranks (2..14), as descending keys (ace 14 or 1)."""
+    keys = []
+    for ranks in combinations(range(2, 15), 5):
+        values = sorted((r if ace_high or r != 14 else 1 for r in ranks), reverse=True)
+        if drop_straights and values[0] - values[4] == 4:
+            continue
+        keys.append(tuple(values))
+    return keys
+
+
+def flip_pairs(keys_a: list[tuple[int, ...]], keys_b: list[tuple[int, ...]]) -> int:
+    """Class pairs (i, j) with i lower (better) under A and j lower under B."""
+
+    def dense(keys: list[tuple[int, ...]]) -> np.ndarray:
+        order = {key: n for n, key in enumerate(sorted(set(keys)))}
+        return np.array([order[key] for key in keys])
+
+    rank_a, rank_b = dense(keys_a), dense(keys_b)
+    return int(((rank_a[:, None] < rank_a[None, :]) & (rank_b[:, None] > rank_b[None, :])).sum())
+
+
+# --- the acceptance cases -------------------------------------------------------------------------
+
+
+def test_italian_minimum_beats_maximum_straight_flush_is_a_beats_flip() -> None:
+    result = found("italian", "standard")
+    assert result.method == "exact"
+    beats = group(result, "beats", "minimum_straight_flush / flush", "maximum_straight_flush / royal_flush")
+    first, second = assert_verified("italian", "standard", beats)
+    assert load("italian").evaluate(first).category == "minimum_straight_flush"
+    assert load("italian").evaluate(second).category == "maximum_straight_flush"
+    # brute force: every pair of straight flushes of the 40-card deck, judged by both compares
+    italian, standard = load("italian"), load("standard")
+    deck = [str(card) for card in italian.deck]
+    flushes = [hand for hand in combinations(deck, 5) if len({c[1] for c in hand}) == 1]
+    straight_flushes = [
+        " ".join(h) for h in flushes if italian.evaluate(" ".join(h)).category.endswith("straight_flush")
+    ]
+    assert len(straight_flushes) == 28  # 7 runs (A-5-6-7-8 up to T-J-Q-K-A) in 4 suits
+    flipped = sum(
+        1 for x, y in combinations(straight_flushes, 2) if italian.compare(x, y) * standard.compare(x, y) == -1
+    )
+    assert beats.pairs == flipped == 16
+    assert result.total("beats") == 16
+
+
+def test_italian_flush_over_full_house_is_a_category_order_flip() -> None:
+    result = found("italian", "standard")
+    flip = group(result, "category_order", "flush", "full_house")
+    assert_verified("italian", "standard", flip)
+    # flushes of the 40-card deck that are no straight flush, times the full houses
+    flushes = 4 * (comb(10, 5) - 7)
+    full_houses = 10 * 4 * 9 * 6
+    assert flip.pairs == flushes * full_houses
+
+
+def test_deuce_to_seven_and_ace_to_five_flip_inside_pair_and_high_card() -> None:
+    result = found("deuce-to-seven", "ace-to-five")
+    pairs = group(result, "ace_rule", "pair", "pair")
+    first, second = assert_verified("deuce-to-seven", "ace-to-five", pairs)
+    assert "A" in second  # a pair of aces: low in ace-to-five, high in deuce-to-seven
+    # one-pair classes: the pair rank, then three kickers; 6 * 4**3 hands each
+    keys_27, keys_a5 = [], []
+    for pair in range(2, 15):
+        for kickers in combinations([r for r in range(2, 15) if r != pair], 3):
+            keys_27.append((pair, *sorted(kickers, reverse=True)))
+            low = [1 if r == 14 else r for r in kickers]
+            keys_a5.append((1 if pair == 14 else pair, *sorted(low, reverse=True)))
+    assert pairs.pairs == flip_pairs(keys_27, keys_a5) * 384**2
+
+    high = group(result, "ace_rule", "high_card", "high_card")
+    first, second = assert_verified("deuce-to-seven", "ace-to-five", high)
+    assert sorted(card[0] for card in second.split()) == sorted("A2345")  # the wheel
+    assert high.example[1].description_b == "five-low"
+    # no-pair classes that are high card in both: not suited, no 2-7 straight
+    both = [ranks for ranks in combinations(range(2, 15), 5) if max(ranks) - min(ranks) != 4]
+    keys_27 = [tuple(sorted(r, reverse=True)) for r in both]
+    keys_a5 = [tuple(sorted((1 if x == 14 else x for x in r), reverse=True)) for r in both]
+    assert high.pairs == flip_pairs(keys_27, keys_a5) * (4**5 - 4) ** 2
+
+
+def test_ace_to_five_and_ace_to_six_straights_and_flushes_count_against_the_hand() -> None:
+    result = found("ace-to-five", "ace-to-six")
+    straight = group(result, "category_membership", "high_card / straight", "pair")
+    flush = group(result, "category_membership", "high_card / flush", "pair")
+    for flip in (straight, flush):
+        first, _ = assert_verified("ace-to-five", "ace-to-six", flip)
+    assert load("ace-to-six").evaluate(" ".join(straight.example[0].cards)).category == "straight"
+    assert load("ace-to-six").evaluate(" ".join(flush.example[0].cards)).category == "flush"
+    pair_hands = 13 * comb(4, 2) * comb(12, 3) * 4**3
+    straights = 9 * (4**5 - 4)  # A-2-3-4-5 up to 9-T-J-Q-K, not suited
+    flushes = 4 * (comb(13, 5) - 9)  # suited, not a run
+    assert straight.pairs == straights * pair_hands
+    assert flush.pairs == flushes * pair_hands
+
+
+# --- exact and sampled agree -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("a_name", "b_name"), [("deuce-to-seven", "ace-to-five"), ("italian", "standard")])
+def test_every_sampled_flip_falls_in_an_exact_group(a_name: str, b_name: str) -> None:
+    a, b = load(a_name), load(b_name)
+    exact = found(a_name, b_name)
+    keys = {(g.cause, g.first, g.second) for g in exact.groups}
+    deck, rng, seen = list(common_deck(a, b)), random.Random(7), 0
+    for _ in range(3000):
+        first, second = rng.sample(deck, 5), rng.sample(deck, 5)
+        fa, fb, sa, sb = a.evaluate(first), b.evaluate(first), a.evaluate(second), b.evaluate(second)
+        verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
+        if verdict_a * verdict_b != -1 or fa.strength[:3] == sa.strength[:3]:
+            continue
+        if verdict_a == -1:
+            first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
+        cause = _cause(a, b, (fa, fb), (sa, sb), (first, second))
+        assert (cause, _label(fa.category, fb.category), _label(sa.category, sb.category)) in keys
+        seen += 1
+    assert seen >= 5
+
+
+def test_wild_cards_are_sampled_with_an_interval_and_verified() -> None:
+    a, b = load("standard"), load("deuces-wild")
+    result = sampled_census(a, b, common_deck(a, b), 5, 1500, 11)
+    assert result.method == "sampled" and result.seed == 11 and result.sampled == 1500
+    assert "wild_cards" in result.causes()
+    for found_group in result.groups:
+        assert found_group.low is not None and found_group.high is not None
+        assert found_group.low <= found_group.pairs <= found_group.high
+        if found_group.example is not None:
+            assert_verified("standard", "deuces-wild", found_group)
+
+
+def test_hand_classes_weights_are_every_hand() -> None:
+    deck = load("twenty-card").deck
+    classes = hand_classes(deck, 5)
+    assert sum(weight for _, weight in classes) == comb(len(deck), 5)
+    # each class stands for hands of its own shape: count them by brute force
+    shapes: dict[tuple[tuple[str, ...], bool], int] = {}
+    for hand in combinations(deck, 5):
+        key = (tuple(sorted(str(c.rank) for c in hand)), len({c.suit for c in hand}) == 1)
+        shapes[key] = shapes.get(key, 0) + 1
+    for cards, weight in classes:
+        key = (tuple(sorted(str(c.rank) for c in cards)), len({c.suit for c in cards}) == 1)
+        assert shapes[key] == weight
+
+
+# --- the lowball breakdown against all 2,598,960 hands ---------------------------------------------------
+
+
+@cache
+def all_hands() -> np.ndarray:
+    """Every 5-card hand of 52 card ids (rank * 4 + suit, rank 0 = deuce ... 12 = ace)."""
+    return np.array(list(combinations(range(52), 5)), dtype=np.int8)
+
+
+def brute_low_tops(ace_low: bool, straights_and_flushes_count: bool) -> dict[str, int]:
+    hands = all_hands().astype(np.int64)
+    ranks, suits = hands // 4, hands % 4
+    if ace_low:
+        ranks = (ranks + 1) % 13  # the ace becomes 0
+    ranks.sort(axis=1)
+    no_pair = (np.diff(ranks, axis=1) != 0).all(axis=1)
+    keep = no_pair
+    if straights_and_flushes_count:
+        flush = (suits == suits[:, :1]).all(axis=1)
+        straight = no_pair & (ranks[:, 4] - ranks[:, 0] == 4)
+        keep = no_pair & ~flush & ~straight
+    symbols = "A23456789TJQK" if ace_low else "23456789TJQKA"
+    tops = np.bincount(ranks[keep, 4], minlength=13)
+    return {symbols[r]: int(n) for r, n in enumerate(tops) if n}
+
+
+@pytest.mark.parametrize(("name", "ace_low", "counts"), [("deuce-to-seven", False, True), ("ace-to-five", True, False)])
+def test_lowball_breakdown_equals_brute_force(name: str, ace_low: bool, counts: bool) -> None:
+    table = low_breakdown(load(name))
+    assert table is not None and table.method == "exact" and table.deals == 2_598_960
+    assert {row.top: row.count for row in table.rows} == brute_low_tops(ace_low, counts)
+    symbols = load(name).rank_symbols
+    assert [symbols.index(row.top) for row in table.rows] == sorted(symbols.index(row.top) for row in table.rows)
+
+
+def test_stats_and_diff_print_the_lowball_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "ace-to-five", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(STATS_SCHEMA).validate(data)
+    assert data["lowball"]["rows"][0] == {
+        "top": "5",
+        "label": "5-low (the wheel)",
+        "count": 1024,
+        "probability": 1024 / 2598960,
+        "odds_text": "1 in 2,538",
+        "interval": None,
+    }
+    assert main(["stats", "deuce-to-seven"]) == 0
+    out = capsys.readouterr().out
+    assert "Lowball breakdown of deuce-to-seven" in out and "7-low" in out and "best first" in out
+    assert main(["stats", "standard", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lowball"] is None
+
+
+def test_diff_json_has_flip_causes_and_validates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "italian", "standard", "--json", "--samples", "300"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(DIFF_SCHEMA).validate(data)
+    causes = {entry["cause"] for entry in data["flip_causes"]["causes"]}
+    assert {"beats", "category_order", "category_membership"} <= causes
+    beats = [g for g in data["flip_causes"]["groups"] if g["cause"] == "beats"]
+    assert beats[0]["pairs"] == 16 and beats[0]["example"]["compare_a"] == 1
+    assert any("la minima" in line or "beats: exception" in line for line in data["summary"])
+
+
+def test_a_qualifier_turns_wins_into_ties() -> None:
+    result = found("ace-to-five", "ace-to-five-eight-or-better")
+    assert result.causes() == ["qualifier"]
+    ties = [g for g in result.groups if g.cause == "qualifier"]
+    assert ties and all(g.outcome_a == 1 and g.outcome_b == 0 for g in ties)
+    nine_low = group_of(ties, "high_card", "pair")
+    first, second = (" ".join(hand.cards) for hand in nine_low.example)
+    assert load("ace-to-five").compare(first, second) == 1
+    assert load("ace-to-five-eight-or-better").compare(first, second) == 0
+    # no-pair hands whose top card is 9 or more (ace low) against every one-pair hand
+    no_pair_nine_up = sum(4**5 for ranks in combinations(range(1, 14), 5) if max(ranks) >= 9)
+    pair_hands = 13 * comb(4, 2) * comb(12, 3) * 4**3
+    assert nine_low.pairs == no_pair_nine_up * pair_hands
+
+
+def group_of(groups: list[Any], first: str, second: str) -> Any:
+    matches = [g for g in groups if (g.first, g.second) == (first, second)]
+    assert len(matches) == 1
+    return matches[0]
+
+
+def test_two_suit_tie_breaks_flip_equal_hands() -> None:
+    a, b = load("suits-bridge"), load("suits-german")
+    result = census(a, b, common_deck(a, b), samples=3000, seed=5)
+    assert result.causes() == ["suit_tiebreak"]
+    for flip in result.groups:
+        assert flip.low is not None and flip.high is not None and flip.low <= flip.pairs <= flip.high
+        first, second = (" ".join(hand.cards) for hand in flip.example)
+        assert a.compare(first, second) == 1 and b.compare(first, second) == -1
+        assert sorted(c[0] for c in first.split()) == sorted(c[0] for c in second.split())  # the same ranks

@@ -160,10 +160,7 @@ def hand_classes(ruleset: Ruleset) -> list[HandClass]:
             "<chart>",
             hint="use pokerrules odds with the hands you want to compare",
         )
-    order = list(ruleset.deck_ranks)
-    if "A" in order:
-        order = [rank for rank in order if rank != "A"] + ["A"]  # classes are written ace high
-    ranks = order[::-1]
+    ranks = grid_ranks(ruleset)
     found = []
     for row, first in enumerate(ranks):
         for col, second in enumerate(ranks):
@@ -178,8 +175,16 @@ def hand_classes(ruleset: Ruleset) -> list[HandClass]:
 
 
 def grid_ranks(ruleset: Ruleset) -> list[str]:
-    """The ranks along the grid, highest first."""
-    return [cls.name[0] for cls in hand_classes(ruleset) if cls.row == 0 and cls.kind != "offsuit"]
+    """The ranks along the grid, highest first (the ace high, as classes are written).
+
+    >>> from evaluator import load
+    >>> grid_ranks(load("short-deck-holdem"))
+    ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6']
+    """
+    order = list(ruleset.deck_ranks)
+    if "A" in order:
+        order = [rank for rank in order if rank != "A"] + ["A"]
+    return order[::-1]
 
 
 @dataclass(frozen=True)

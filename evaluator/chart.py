@@ -10,8 +10,10 @@ against ``opponents`` random hands -- answered by the same deal tables and
 share engine:
 
 - **sampled** (the default): ``samples`` deals per class, cut into chunks of
-  ``CHUNK_SAMPLES``, chunk ``i`` of cell ``c`` drawn from
-  ``SeedSequence(seed, spawn_key=(c, i))``; every figure has its standard error;
+  ``CHUNK_SAMPLES``, chunk ``i`` of the cell at ``row``, ``col`` drawn from
+  ``SeedSequence(seed, spawn_key=(row * ranks + col, i))`` -- a cell's figures
+  are the same whether it is computed alone or in the whole chart; every
+  figure has its standard error;
 - **exact**: every deal, one chunk per combination of the class (the class's
   equity is the mean over its combinations, each equally likely); refused
   (``O111``) when one combination needs more than ``EXACT_HARD_LIMIT`` rank
@@ -189,7 +191,8 @@ def grid_ranks(ruleset: Ruleset) -> list[str]:
 
 @dataclass(frozen=True)
 class _Chunk:
-    cell: int
+    position: int  # in the cells asked for
+    cell: int  # in the whole grid: row * ranks + col
     index: int
     hand: str  # a class (sampled) or one combination (exact)
     opponents: int
@@ -300,7 +303,9 @@ def chart(
     chunks: list[_Chunk] = []
     combos: list[int] = []
     cost = 0.0
+    width = len(grid_ranks(ruleset))
     for c, cls in enumerate(wanted):
+        cell = cls.row * width + cls.col  # the stream of a cell does not depend on which other cells are asked for
         options = _combos(ruleset, cls.name, board, dead)
         combos.append(len(options))
         if exact:
@@ -317,11 +322,11 @@ def chart(
                         "<chart>",
                         hint="drop --exact to sample, or give board cards",
                     )
-            chunks += [_Chunk(c, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
+            chunks += [_Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
         else:
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
                 n = min(CHUNK_SAMPLES, per_class - start)
-                chunks.append(_Chunk(c, i, cls.name, opponents, board, dead, n, used_seed or 0))
+                chunks.append(_Chunk(c, cell, i, cls.name, opponents, board, dead, n, used_seed or 0))
     sums = run_chunks(run_chunk, spec, chunks, client, progress, [max(ch.samples, 1) for ch in chunks])
     cells = _cells(wanted, combos, chunks, sums, exact)
     engine_cost = prepare(ruleset, [wanted[0].name] + ["random"] * opponents, board, dead)[1].cost
@@ -351,7 +356,7 @@ def _cells(
     """Combine the chunk sums of each cell, in chunk order."""
     parts: list[list[tuple[float, float, float, float, int]]] = [[] for _ in wanted]
     for chunk, part in zip(chunks, sums, strict=True):
-        parts[chunk.cell].append(part)
+        parts[chunk.position].append(part)
     cells = []
     for cls, count, own in zip(wanted, combos, parts, strict=True):
         deals = sum(p[4] for p in own)

@@ -73,7 +73,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         raise ValueError("workers must be at least 1")
     with (
         distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"  # any free port: 8787 may be taken
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

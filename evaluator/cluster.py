@@ -71,9 +71,10 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         return
     if workers is None or workers < 1:
         raise ValueError("workers must be at least 1")
+    # the dashboard on any free port: 8787 may be taken by another cluster
     with (
         distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"  # any free port: 8787 may be taken
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

@@ -7,7 +7,7 @@ Throughput is in deals settled per second: matchups (a class's combination
 against the random hands) x boards. Each run computes the whole sampled
 hold'em chart (169 classes x ``--samples`` deals) with the same seed, so the
 runs must give identical charts (checked). The cluster runs use single-threaded
-worker processes (``LocalCluster(n_workers=N, threads_per_worker=1)``); each
+worker processes, as ``pokerrules chart --workers N`` starts them; each
 worker reads the lookup tables from the disk cache once. The cost of an exact
 chart is computed, not run: deals and rank lookups per class, as
 ``evaluator.odds.exact_lookups`` counts them.
@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from evaluator import load  # noqa: E402
 from evaluator.chart import ChartResult, _combos, chart, hand_classes  # noqa: E402
+from evaluator.cluster import dask_client  # noqa: E402
 from evaluator.odds import exact_lookups, prepare  # noqa: E402
 
 
@@ -67,12 +68,7 @@ def main() -> None:
         distributed = None
     if distributed is not None:
         for workers in args.workers:
-            with (
-                distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-                ) as cluster,
-                distributed.Client(cluster) as client,
-            ):
+            with dask_client(workers=workers) as client:  # the cluster `pokerrules chart --workers N` starts
                 chart(ruleset, classes=["AA", "KK"], samples=100, seed=1, client=client)  # workers warm
                 seconds, result = timed(lambda c=client: chart(ruleset, samples=args.samples, seed=2026, client=c))
             same = [c.as_dict() for c in result.cells] == [c.as_dict() for c in base.cells]

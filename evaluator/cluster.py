@@ -73,12 +73,29 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         raise ValueError("workers must be at least 1")
     # the dashboard on any free port: 8787 may be taken by another cluster
     with (
+        worker_environment(),
         distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client
+
+
+def worker_environment() -> Any:
+    """Dask's settings for starting worker processes, without ``MALLOC_TRIM_THRESHOLD_``.
+
+    Dask starts workers with that variable set; it turns off glibc's adaptive
+    mmap threshold, so every large NumPy temporary is mapped and unmapped again,
+    which halves the speed of the deal engines (measured). Workers of a cluster
+    started elsewhere should be started without it too (docs/chart.md).
+    """
+    import dask
+
+    key = "distributed.nanny.pre-spawn-environ"
+    found = dask.config.get(key, {}) or {}
+    settings = {name: value for name, value in found.items() if name != "MALLOC_TRIM_THRESHOLD_"}
+    return dask.config.set({key: settings})
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:

@@ -320,18 +320,19 @@ class Ruleset:
 
         return showdown_many(self, holes, boards)
 
-    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None) -> Any:
+    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None, client: Any = None) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
-        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``).
+        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
+        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
         0.5414
         """
         from .odds import odds
 
-        return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed)
+        return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)
 
     def chart(self, opponents: int = 1, samples: int | None = None, exact: bool = False, seed: int | None = None, client: Any = None) -> Any:
         """The starting-hand chart: the equity of every class against ``opponents`` random hands.

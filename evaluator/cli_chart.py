@@ -168,13 +168,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             finally:
                 bar.finish()
     comparison = compare_charts(results[0], results[1]) if len(results) > 1 else None
-    page = render_chart_html(results[0], comparison) if args.html else None
+    if args.html:  # first: a page that cannot be written stops the command before anything is printed
+        Path(args.html).write_text(render_chart_html(results[0], comparison), encoding="utf-8")
     if args.json:
         out.write(json_document(comparison.as_dict() if comparison else results[0].as_dict()))
     elif args.csv:
         out.write(csv_text(results[0], comparison))
     else:
         out.write((comparison_text(comparison) if comparison else grid_text(results[0])) + "\n")
-    if page is not None:
-        Path(args.html).write_text(page, encoding="utf-8")
     return 0

@@ -250,3 +250,17 @@ def test_the_page_renders_in_headless_chromium(tmp_path: Path, capsys: pytest.Ca
         timeout=120,
     )
     assert done.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_unwritable_page_prints_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "chart", "holdem", "--samples", "20", "--html", str(tmp_path / "no" / "chart.html"))
+    assert code == 1 and out == "" and "chart.html" in err and "Traceback" not in err
+
+
+def test_progress_shows_on_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from evaluator import cli_odds
+
+    monkeypatch.setattr(cli_odds.Bar.__init__, "__defaults__", (None, 0.0))  # no one-second delay
+    code, out, err = run(capsys, "chart", "short-deck-holdem", "--samples", "100", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["method"] == "sampled"
+    assert "pokerrules: chart of short-deck-holdem [" in err and "100%" in err

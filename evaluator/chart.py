@@ -337,20 +337,11 @@ def chart(
         cell = cls.row * width + cls.col  # the stream of a cell does not depend on which other cells are asked for
         options = _combos(ruleset, cls.name, board, dead)
         combos.append(len(options))
+        if not options:  # every combination blocked by the known cards: an empty cell
+            continue
         if exact:
-            if c == 0 and options:  # every class costs about the same: check the bound once
-                table, engine = prepare(ruleset, [options[0]] + ["random"] * opponents, board, dead)
-                cost = exact_lookups(table, engine, EXACT_HARD_LIMIT)
-                if cost > EXACT_HARD_LIMIT:
-                    whole = cost * sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
-                    raise error(
-                        OddsError,
-                        "O111",
-                        f"an exact chart needs about {cost:.3g} rank lookups per combination ({whole:.3g} in all); "
-                        f"the bound per combination is {EXACT_HARD_LIMIT:.0e}",
-                        "<chart>",
-                        hint="drop --exact to sample, or give board cards",
-                    )
+            if not cost:  # every class costs about the same: the bound is checked once
+                cost = _exact_cost(ruleset, wanted, options[0], opponents, board, dead)
             chunks += [_Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
         else:
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
@@ -360,7 +351,7 @@ def chart(
     work = [sum(max(c.samples, 1) for c in group) for group in groups]
     sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
     cells = _cells(wanted, combos, chunks, sums, exact)
-    engine_cost = prepare(ruleset, [wanted[0].name] + ["random"] * opponents, board, dead)[1].cost
+    engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
     return ChartResult(
         ruleset=ruleset.name,
         ranks=grid_ranks(ruleset),
@@ -375,6 +366,23 @@ def chart(
         seconds=time.monotonic() - started,
         workers=_worker_count(client),
     )
+
+
+def _exact_cost(ruleset: Ruleset, wanted: list[HandClass], combo: str, opponents: int, board: str, dead: str) -> float:
+    """Rank lookups of one combination's exact chunk; refused (O111) past ``EXACT_HARD_LIMIT``."""
+    table, engine = prepare(ruleset, [combo] + ["random"] * opponents, board, dead)
+    cost = exact_lookups(table, engine, EXACT_HARD_LIMIT)
+    if cost > EXACT_HARD_LIMIT:
+        whole = cost * sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
+        raise error(
+            OddsError,
+            "O111",
+            f"an exact chart needs about {cost:.3g} rank lookups per combination ({whole:.3g} in all); "
+            f"the bound per combination is {EXACT_HARD_LIMIT:.0e}",
+            "<chart>",
+            hint="drop --exact to sample, or give board cards",
+        )
+    return cost
 
 
 def _cells(

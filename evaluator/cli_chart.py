@@ -22,7 +22,7 @@ EXAMPLES = """\
 $ pokerrules chart holdem
 $ pokerrules chart holdem --against short-deck-holdem --html chart.html
 $ pokerrules chart holdem --opponents 3 --samples 100000 --seed 7 --csv
-$ pokerrules chart holdem --exact --board "Kd 7c 2h"
+$ pokerrules chart holdem --exact --board "Kd 7c 2h 5s"
 $ pokerrules chart holdem --samples 1000000 --workers 2
 $ pokerrules chart holdem --samples 1000000 --scheduler tcp://10.0.0.5:8786 --json
 """

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
-from . import cli_args, cli_compare, cli_draw, cli_odds
+from . import cli_args, cli_chart, cli_compare, cli_draw, cli_odds
 from .cards import tokenize
 from .cli_output import (
     EXIT_BROKEN_PIPE,
@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_compare.add_parser(commands)
     cli_draw.add_parser(commands)
     cli_odds.add_parsers(commands)
+    cli_chart.add_parser(commands)
     return parser
 
 
@@ -342,6 +343,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "compare": cli_compare.run,
     "draw": cli_draw.run,
     **cli_odds.COMMANDS,
+    "chart": cli_chart.run,
 }
 
 

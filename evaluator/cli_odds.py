@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .cli_args import RULESET_HELP, add_command, add_json
 from .cli_output import json_document
+from .cluster import add_cluster_options
 
 if TYPE_CHECKING:
     from .odds import OddsResult
@@ -21,6 +22,7 @@ $ pokerrules odds holdem AhKh QsQd --against short-deck-holdem
 $ pokerrules odds holdem "QQ+,AKs" "random" --samples 1000000 --seed 7
 $ pokerrules odds omaha-hi-lo AhAd2c3c KsKdQcJc --board "7h 8d 2s" --json
 $ pokerrules odds seven-card-stud "As Ad 7c" "Kh Kd 9s" --dead "Ks 7d 2c"
+$ pokerrules odds omaha "AhAdKcQc" "random" --samples 5000000 --workers 2
 """
 RANGES_HELP = (
     "cards (AhKh) or a range per player: QQ+  AKs  AKo  AK  A5s-A2s  KQs+  T9s-65s  AhKh  random (or *)  QQ:0.5, "
@@ -84,6 +86,7 @@ def add_parsers(commands: Any) -> None:
     odds.add_argument(
         "--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset"
     )
+    add_cluster_options(odds)
     add_json(odds)
 
     outs = add_command(
@@ -135,28 +138,31 @@ def odds_text(result: OddsResult) -> str:
 
 def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules odds``: equity under one ruleset or several."""
+    from .cli_chart import cluster_client
     from .odds import odds
     from .ruleset import load
 
     results = []
-    for name in [args.ruleset, *args.against]:
-        ruleset = load(name)
-        bar = Bar(f"odds under {ruleset.name}")
-        try:
-            results.append(
-                odds(
-                    ruleset,
-                    args.hands,
-                    board=args.board,
-                    dead=args.dead,
-                    samples=args.samples,
-                    seed=args.seed,
-                    exact=args.exact or None,
-                    progress=bar,
+    rulesets = [load(name) for name in [args.ruleset, *args.against]]
+    with cluster_client(args) as client:
+        for ruleset in rulesets:
+            bar = Bar(f"odds under {ruleset.name}")
+            try:
+                results.append(
+                    odds(
+                        ruleset,
+                        args.hands,
+                        board=args.board,
+                        dead=args.dead,
+                        samples=args.samples,
+                        seed=args.seed,
+                        exact=args.exact or None,
+                        progress=bar,
+                        client=client,
+                    )
                 )
-            )
-        finally:
-            bar.finish()
+            finally:
+                bar.finish()
     if args.json:
         data = [r.as_dict() for r in results]
         out.write(json_document(data[0] if len(data) == 1 else data))

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .cards import tokenize
+from .cluster import RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import BATCH, OddsError, Table, build_table, segment_cuts
 from .errors import PokerRulesError, error
 from .ranges import HandRange, combo_count_text, parse_range
@@ -157,6 +158,16 @@ class _Totals:
         self.weight += weight * len(shares)
         self.count += len(shares)
 
+    def merge(self, other: _Totals) -> None:
+        """Add the sums of another chunk's totals."""
+        self.weight += other.weight
+        self.count += other.count
+        for mine, theirs in ((self.sums, other.sums), (self.squares, other.squares), (self.halves, other.halves)):
+            for name in mine:
+                mine[name] += theirs[name]
+        for name in self.dead:
+            self.dead[name] += other.dead[name]
+
     def mean(self, name: str) -> np.ndarray:
         mean: np.ndarray = self.sums[name] / self.weight
         return mean
@@ -244,6 +255,35 @@ def exact_lookups(table: Table, engine: ShareEngine, cap: float = float("inf")) 
     return float(per * choices)
 
 
+@dataclass(frozen=True)
+class _SampleChunk:
+    """One chunk of a sampled answer: ``samples`` deals from the stream of chunk ``index``."""
+
+    hands: tuple[str | HandRange, ...]
+    board: str
+    dead: str
+    seed: int
+    index: int
+    samples: int
+
+
+_PREPARED: dict[tuple[str, tuple[str | HandRange, ...], str, str], tuple[Table, ShareEngine]] = {}
+
+
+def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
+    """The totals of one sampled chunk (run here or on a Dask worker)."""
+    key = (spec.digest, chunk.hands, chunk.board, chunk.dead)
+    if key not in _PREPARED:
+        if len(_PREPARED) > 64:
+            _PREPARED.clear()
+        _PREPARED[key] = prepare(spec.ruleset(), chunk.hands, chunk.board, chunk.dead)
+    table, engine = _PREPARED[key]
+    totals = _Totals(table.players, engine.names)
+    rng = chunk_rng(chunk.seed, chunk.index)
+    totals.add(engine.settle(table.sample(rng, chunk.samples)), 1.0, squares=True)
+    return totals
+
+
 def odds(
     ruleset: Ruleset,
     hands: Sequence[str | HandRange],
@@ -253,8 +293,13 @@ def odds(
     seed: int | None = None,
     exact: bool | None = None,
     progress: Progress | None = None,
+    client: Any = None,
 ) -> OddsResult:
     """Each player's equity, wins and ties (see the module docstring).
+
+    A sampled answer is drawn in chunks of ``BATCH`` deals, chunk ``i`` from
+    ``SeedSequence(seed, spawn_key=(i,))``; with a Dask ``client`` the chunks
+    run on the cluster, with the same result (see ``evaluator/cluster.py``).
 
     >>> from evaluator import load
     >>> result = odds(load("holdem"), ["AhKh", "QsQd"], board="2h 7h 9c")
@@ -292,15 +337,17 @@ def odds(
             report(min(done / max(work, 1.0), 1.0))
     else:
         method = "sampled"
-        used_seed = int(seed) if seed is not None else int(np.random.SeedSequence().entropy % (1 << 32))  # type: ignore[operator]
-        rng = np.random.default_rng(used_seed)
+        used_seed = drawn_seed(seed)
         wanted = samples if samples is not None else DEFAULT_SAMPLES
-        drawn = 0
-        while drawn < wanted:
-            n = min(BATCH, wanted - drawn)
-            totals.add(engine.settle(table.sample(rng, n)), 1.0, squares=True)
-            drawn += n
-            report(drawn / wanted)
+        spec = RulesetSpec.of(ruleset)
+        question = (tuple(hands), board, dead)
+        _PREPARED[(spec.digest, *question)] = (table, engine)
+        chunks = [
+            _SampleChunk(*question, used_seed, index, min(BATCH, wanted - start))
+            for index, start in enumerate(range(0, wanted, BATCH))
+        ]
+        for part in run_chunks(_sample_chunk, spec, chunks, client, report, [c.samples for c in chunks]):
+            totals.merge(part)
     sampled = method == "sampled"
     players = []
     means = {name: totals.mean(name) for name in ("equity", "win", "tie", "scoop")}

@@ -299,7 +299,17 @@ class Ruleset:
         ``cards`` is an integer array of shape (hands, k): card ids (the index of
         each card in :attr:`deck`) or :meth:`encode` codes. Returns an int64 array
         of shape (hands,), the same values :attr:`rank` gives one by one.
+
+        A Dask array (``pip install "pokerrules[dask]"``) gives a lazy Dask array:
+        its blocks of rows are ranked on the workers (``map_blocks``), each worker
+        building the ruleset and its tables once (see ``evaluator/cluster.py``).
         """
+        from .cluster import is_dask_array
+
+        if is_dask_array(cards):
+            from .cluster import rank_many_dask
+
+            return rank_many_dask(self, cards)
         from .fast import ruleset_ranker
 
         return ruleset_ranker(self).rank_many(cards)
@@ -320,18 +330,32 @@ class Ruleset:
 
         return showdown_many(self, holes, boards)
 
-    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None) -> Any:
+    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None, client: Any = None) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
-        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``).
+        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
+        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
         0.5414
         """
         from .odds import odds
 
-        return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed)
+        return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)
+
+    def chart(self, opponents: int = 1, samples: int | None = None, exact: bool = False, seed: int | None = None, client: Any = None) -> Any:
+        """The starting-hand chart: the equity of every class against ``opponents`` random hands.
+
+        Returns an :class:`evaluator.chart.ChartResult`; ``client`` runs it on a Dask
+        cluster (same result). See ``evaluator/chart.py``.
+
+        >>> 0.8 < load("holdem").chart(samples=500, seed=1).cell("AA").equity < 0.9
+        True
+        """
+        from .chart import chart
+
+        return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client)
 
 
 # --- building --------------------------------------------------------------------

@@ -25,9 +25,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from evaluator import load  # noqa: E402
-from evaluator.chart import ChartResult, _Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
-from evaluator.cluster import RulesetSpec, dask_client  # noqa: E402
-from evaluator.odds import exact_lookups, prepare  # noqa: E402
+from evaluator.odds.chart import ChartResult, _Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
+from evaluator.odds.cluster import RulesetSpec, dask_client  # noqa: E402
+from evaluator.odds.odds import exact_lookups, prepare  # noqa: E402
 
 
 def timed(run: Any, rounds: int) -> tuple[float, ChartResult]:

@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from evaluator import load  # noqa: E402
-from evaluator.odds import odds  # noqa: E402
+from evaluator.odds.odds import odds  # noqa: E402
 
 HERO, VILLAIN = ["Ah", "Kh"], ["Qs", "Qd"]
 SIX = ["AhKh", "QsQd", "JcTc", "9s9d", "7h6h", "AcKd"]
@@ -72,7 +72,7 @@ def loop_peer(name: str, limit: int | None) -> tuple[float, float, int] | str:
             evaluator = Evaluator()
 
             def wins(hero: list[Any], villain: list[Any], board: list[Any]) -> int:
-                a, b = evaluator.evaluate(hero, board), evaluator.evaluate(villain, board)  # smaller is better
+                a, b = evaluator.engine.evaluate(hero, board), evaluator.engine.evaluate(villain, board)  # smaller is better
                 return 2 if a < b else (1 if a == b else 0)
 
     except ImportError:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluator.payback import game_return  # noqa: E402
-from evaluator.paytable import load_paytable  # noqa: E402
-from evaluator.videopoker import ReturnCalculator, build_final_hands  # noqa: E402
+from evaluator.draw.payback import game_return  # noqa: E402
+from evaluator.draw.paytable import load_paytable  # noqa: E402
+from evaluator.draw.videopoker import ReturnCalculator, build_final_hands  # noqa: E402
 
 GAMES = [
     ("natural game", "jacks-or-better-9-6"),

@@ -8,10 +8,10 @@
 
 from __future__ import annotations
 
-from .cards import Card, parse_cards
-from .errors import Diagnostic, PokerRulesError
-from .hand import Hand
+from .core.errors import Diagnostic, PokerRulesError
+from .core.version import __version__
+from .engine.hand import Hand
+from .rules.cards import Card, parse_cards
 from .ruleset import Ruleset, load
 
-__all__ = ["Card", "Diagnostic", "Hand", "PokerRulesError", "Ruleset", "load", "parse_cards"]
-__version__ = "0.2.0"
+__all__ = ["Card", "Diagnostic", "Hand", "PokerRulesError", "Ruleset", "__version__", "load", "parse_cards"]

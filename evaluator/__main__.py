@@ -3,7 +3,7 @@
 import sys
 
 try:
-    from .cli import main
+    from .cli.main import main
 except KeyboardInterrupt:  # Ctrl-C while the program is still starting
     sys.stderr.write("pokerrules: interrupted\n")
     sys.exit(130)

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from evaluator import fast, load
-from evaluator.batch_rank import blocks_for
-from evaluator.cards import Card
-from evaluator.fast import ruleset_ranker
+from evaluator.compiled.batch_rank import blocks_for
+from evaluator.rules.cards import Card
+from evaluator.compiled.fast import ruleset_ranker
 from evaluator.ruleset import Ruleset
-from evaluator.tables import NO_HAND
+from evaluator.compiled.tables import NO_HAND
 
 # the paths of the batch: plain, wild cards, lowest-card wild, a forced flush that
 # hurts (not dominant), one-suited tables keyed by suit

@@ -27,11 +27,11 @@ import numpy as np
 import pytest
 
 from evaluator import diskcache, load
-from evaluator.fast import FastRanker
-from evaluator.parsercache import MAGIC as PARSER_MAGIC
-from evaluator.parsercache import pattern_cache_name
-from evaluator.resources import CACHE_ENV
-from evaluator.tables import MAGIC, build_tables, cache_path, load_tables, read_cache, write_cache
+from evaluator.compiled.fast import FastRanker
+from evaluator.rules.parsercache import MAGIC as PARSER_MAGIC
+from evaluator.rules.parsercache import pattern_cache_name
+from evaluator.core.resources import CACHE_ENV
+from evaluator.compiled.tables import MAGIC, build_tables, cache_path, load_tables, read_cache, write_cache
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 120  # a hang (FIFO) would never end; a normal run takes about a second
@@ -41,7 +41,7 @@ ROYAL = "As Ks Qs Js Ts"
 TABLE_SCRIPT = (
     "import sys\n"
     "from evaluator import load\n"
-    "from evaluator.tables import tables_for\n"
+    "from evaluator.compiled.tables import tables_for\n"
     "rs = load('short-deck')\n"
     "tables = tables_for(rs)\n"
     f"royal = rs.rank(rs.encode({ROYAL!r}))\n"
@@ -52,7 +52,7 @@ TABLE_SCRIPT = (
 #: ru_maxrss would count the test process it was forked from), whatever happens.
 CLI_SCRIPT = (
     "import sys\n"
-    "from evaluator.cli import main\n"
+    "from evaluator.cli.main import main\n"
     "try:\n"
     "    code = main(sys.argv[1:])\n"
     "finally:\n"

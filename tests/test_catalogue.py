@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import evaluator
-from evaluator.examples import run_examples
-from evaluator.resources import catalogue_names
+from evaluator.tools.examples import run_examples
+from evaluator.core.resources import catalogue_names
 
 PINNED = [
     "standard", "jacks-or-better", "short-deck", "short-deck-trips", "stripped-32", "stripped-40", "manila",

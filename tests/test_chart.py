@@ -17,10 +17,10 @@ import jsonschema
 import pytest
 
 from evaluator import load
-from evaluator.chart import ChartResult, chart, compare_charts, hand_classes
-from evaluator.chart_html import render_chart_html
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
+from evaluator.odds.chart import ChartResult, chart, compare_charts, hand_classes
+from evaluator.tools.chart_html import render_chart_html
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "chart.schema.json").read_text(encoding="utf-8"))
@@ -109,7 +109,7 @@ def test_the_grid_holds_every_class_once(name: str, ranks: int, combos: int) -> 
     ruleset = load(name)
     classes = hand_classes(ruleset)
     assert len(classes) == ranks * ranks and len({c.name for c in classes}) == ranks * ranks
-    from evaluator.ranges import parse_range
+    from evaluator.odds.ranges import parse_range
 
     seen = set()
     for cls in classes:

@@ -28,11 +28,11 @@ from pathlib import Path
 import pytest
 
 from evaluator import check, codes
-from evaluator.check import check_file, check_paths, render
-from evaluator.cli import main
-from evaluator.errors import Diagnostic
-from evaluator.load import parse_yaml
-from evaluator.resources import grammar_dir, rulesets_dir
+from evaluator.tools.check import check_file, check_paths, render
+from evaluator.cli.main import main
+from evaluator.core.errors import Diagnostic
+from evaluator.rules.load import parse_yaml
+from evaluator.core.resources import grammar_dir, rulesets_dir
 from evaluator.ruleset import build_ruleset
 from samples import SMALL
 
@@ -445,14 +445,14 @@ def test_registry_is_well_formed() -> None:
 
 def test_docs_codes_md_is_generated_from_the_registry() -> None:
     text = (REPO / "docs" / "codes.md").read_text(encoding="utf-8")
-    assert text == codes.markdown(), "regenerate: python -m evaluator.codes > docs/codes.md"
+    assert text == codes.markdown(), "regenerate: python -m evaluator.core.codes > docs/codes.md"
     for code in codes.CODES:
         assert f"| `{code}` |" in text
 
 
 def test_a_hand_the_evaluator_refuses_stops_coverage_with_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the evaluator cannot fill a hand's wild cards, coverage is not decided (W104, not a crash)."""
-    import evaluator.evaluate as evaluate
+    import evaluator.engine.evaluate as evaluate
 
     monkeypatch.setattr(evaluate, "MAX_WILD_CHOICES", 10)
     path = write(tmp_path, "r.yaml", SMALL.replace("  ranks: [9, T, J, Q, K, A]\n", "  ranks: [9, T, J, Q, K, A]\n  jokers: 2\n"))

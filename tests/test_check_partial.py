@@ -18,15 +18,15 @@ import pytest
 from samples import SMALL
 
 import evaluator
-from evaluator.check import check_file
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
-from evaluator.hand import Hand
-from evaluator.load import parse_yaml
-from evaluator.partial import readable_part, without
-from evaluator.patterns import parse_pattern
+from evaluator.tools.check import check_file
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
+from evaluator.engine.hand import Hand
+from evaluator.rules.load import parse_yaml
+from evaluator.tools.partial import readable_part, without
+from evaluator.rules.patterns import parse_pattern
 from evaluator.ruleset import build_ruleset
-from evaluator.templates import bound_variables, fields
+from evaluator.rules.templates import bound_variables, fields
 
 # One problem for each stage after loading. Columns counted on the lines as written.
 ONE_PER_STAGE = """\
@@ -251,7 +251,7 @@ def test_a_broken_value_anywhere_reports_only_its_schema_errors(tmp_path: Path, 
 
     import yaml
 
-    from evaluator.resources import rulesets_dir
+    from evaluator.core.resources import rulesets_dir
 
     data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
     checked = 0
@@ -283,7 +283,7 @@ def test_a_broken_category_or_order_name_reports_only_itself(tmp_path: Path, nam
 
     import yaml
 
-    from evaluator.resources import rulesets_dir
+    from evaluator.core.resources import rulesets_dir
 
     data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
     ruleset = evaluator.load(name)

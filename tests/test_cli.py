@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.cli import main
+from evaluator.cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

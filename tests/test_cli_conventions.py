@@ -20,7 +20,7 @@ from samples import SMALL
 
 import evaluator
 from evaluator import cli, cli_args
-from evaluator.cli import build_parser, main
+from evaluator.cli.main import build_parser, main
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "docs" / "json"

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.chart import chart
-from evaluator.cli import main
-from evaluator.cluster import DaskMissing, chunk_rng, dask_client
-from evaluator.odds import odds
+from evaluator.odds.chart import chart
+from evaluator.cli.main import main
+from evaluator.odds.cluster import DaskMissing, chunk_rng, dask_client
+from evaluator.odds.odds import odds
 
 CLASSES = ["AA", "KQs", "72o", "T9s"]
 
@@ -125,7 +125,7 @@ def test_without_dask_a_clear_message(monkeypatch: pytest.MonkeyPatch, capsys: p
 
 def test_importing_the_package_does_not_import_dask() -> None:
     code = (
-        "import sys, evaluator, evaluator.cli, evaluator.chart, evaluator.odds, evaluator.cluster; "
+        "import sys, evaluator, evaluator.cli.main, evaluator.odds.chart, evaluator.odds.odds, evaluator.odds.cluster; "
         "from evaluator import load; load('holdem').chart(samples=10, seed=1); "
         "print(any(m == 'dask' or m.startswith(('dask.', 'distributed')) for m in sys.modules))"
     )

@@ -1,4 +1,4 @@
-"""Exact counting (``evaluator.counting``) against independent data.
+"""Exact counting (``evaluator.compiled.counting``) against independent data.
 
 Every expected number comes from outside the code under test:
 
@@ -27,7 +27,7 @@ import pytest
 from refdata import missing_data_reason, shared_data_dir
 
 import evaluator
-from evaluator.counting import (
+from evaluator.compiled.counting import (
     MAX_COUNTED_CARDS,
     _one_relevant_suit,
     _relevant_suits,
@@ -38,8 +38,8 @@ from evaluator.counting import (
     distinct_values,
     rank_multisets,
 )
-from evaluator.errors import PokerRulesError
-from evaluator.resources import catalogue_path
+from evaluator.core.errors import PokerRulesError
+from evaluator.core.resources import catalogue_path
 from samples import BUG_COUNTS
 
 # --- reference tables ---------------------------------------------------------------------

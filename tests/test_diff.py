@@ -19,8 +19,8 @@ import jsonschema
 import pytest
 
 from evaluator import load
-from evaluator.cli import main
-from evaluator.diff import common_deck, flipped_pairs, heads_up_deals, wilson_interval
+from evaluator.cli.main import main
+from evaluator.tools.diff import common_deck, flipped_pairs, heads_up_deals, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))

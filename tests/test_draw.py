@@ -10,9 +10,9 @@ from itertools import combinations
 import pytest
 
 import evaluator
-from evaluator.cli import main
-from evaluator.draw import NO_CATEGORY, best_exchange, draw_odds
-from evaluator.errors import PokerRulesError
+from evaluator.cli.main import main
+from evaluator.draw.draw import NO_CATEGORY, best_exchange, draw_odds
+from evaluator.core.errors import PokerRulesError
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

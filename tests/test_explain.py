@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evaluator
-from evaluator.cli import main
-from evaluator.explain import STEP_KINDS, Explanation, position_names
+from evaluator.cli.main import main
+from evaluator.engine.explain import STEP_KINDS, Explanation, position_names
 
 
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:
@@ -158,7 +158,7 @@ def test_position_names_come_from_the_pattern_not_the_name() -> None:
 
 
 def test_rank_by_names(tmp_path: object) -> None:
-    from evaluator.load import parse_yaml
+    from evaluator.rules.load import parse_yaml
     from evaluator.ruleset import build_ruleset
 
     text = """\

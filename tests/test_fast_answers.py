@@ -17,15 +17,15 @@ import pytest
 
 from evaluator import load
 from evaluator import showdown as showdown_module
-from evaluator.cards import Card
-from evaluator.check import check_paths
-from evaluator.cli import main
-from evaluator.errors import CardError, PokerRulesError, RulesetError
-from evaluator.evaluate import read_cards, read_cards_slowly
-from evaluator.resources import catalogue_names
+from evaluator.rules.cards import Card
+from evaluator.tools.check import check_paths
+from evaluator.cli.main import main
+from evaluator.core.errors import CardError, PokerRulesError, RulesetError
+from evaluator.engine.evaluate import read_cards, read_cards_slowly
+from evaluator.core.resources import catalogue_names
 from evaluator.ruleset import Ruleset
-from evaluator.showdown import compare, showdown
-from evaluator.tables import card_model
+from evaluator.engine.showdown import compare, showdown
+from evaluator.compiled.tables import card_model
 
 CATALOGUE = catalogue_names()
 

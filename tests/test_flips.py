@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.cli import main
-from evaluator.diff import common_deck
-from evaluator.flips import FlipCensus, _cause, _label, census, hand_classes, sampled_census
-from evaluator.lowball import low_breakdown
+from evaluator.cli.main import main
+from evaluator.tools.diff import common_deck
+from evaluator.tools.flips import FlipCensus, _cause, _label, census, hand_classes, sampled_census
+from evaluator.tools.lowball import low_breakdown
 
 ROOT = Path(__file__).resolve().parents[1]
 DIFF_SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))

@@ -23,12 +23,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluator import check
-from evaluator.cards import tokenize
-from evaluator.check import check_file
-from evaluator.cli import main
-from evaluator.errors import CardError, PatternError, PokerRulesError
-from evaluator.load import Document, load_document, parse_yaml
-from evaluator.patterns import (
+from evaluator.rules.cards import tokenize
+from evaluator.tools.check import check_file
+from evaluator.cli.main import main
+from evaluator.core.errors import CardError, PatternError, PokerRulesError
+from evaluator.rules.load import Document, load_document, parse_yaml
+from evaluator.rules.patterns import (
     HandClass,
     PatternContext,
     Where,
@@ -37,7 +37,7 @@ from evaluator.patterns import (
     key_terms,
     parse_pattern,
 )
-from evaluator.resources import rulesets_dir
+from evaluator.core.resources import rulesets_dir
 from evaluator.ruleset import build_ruleset, load
 
 SMALL = """\

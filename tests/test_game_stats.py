@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.cli import main
+from evaluator.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 STATS_SCHEMA = json.loads((ROOT / "docs" / "json" / "stats.schema.json").read_text(encoding="utf-8"))
@@ -216,8 +216,8 @@ def holdem_shares(holes: list[list[str]], board: list[str]) -> list[Fraction]:
 
 
 def test_diff_omaha_hi_lo_holdem_pot_moved_equals_a_brute_force_over_a_fixed_flop() -> None:
-    from evaluator.cards import parse_cards
-    from evaluator.game_sample import judge_deals
+    from evaluator.rules.cards import parse_cards
+    from evaluator.tools.game_sample import judge_deals
 
     a, b = load("omaha-hi-lo"), load("holdem")
     holes = [["Ah", "2h", "Kd", "Qc"], ["9s", "9d", "8c", "7c"]]

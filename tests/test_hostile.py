@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.cards import MAX_CARD_TEXT, tokenize
-from evaluator.check import check_file, check_paths
-from evaluator.cli import main
-from evaluator.errors import CardError, PatternError, PokerRulesError
-from evaluator.load import MAX_EXTENDS, MAX_FILE_BYTES, MAX_NODES, load_document
-from evaluator.patterns import parse_pattern
+from evaluator.rules.cards import MAX_CARD_TEXT, tokenize
+from evaluator.tools.check import check_file, check_paths
+from evaluator.cli.main import main
+from evaluator.core.errors import CardError, PatternError, PokerRulesError
+from evaluator.rules.load import MAX_EXTENDS, MAX_FILE_BYTES, MAX_NODES, load_document
+from evaluator.rules.patterns import parse_pattern
 from samples import SMALL
 
 REPO = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ _MEASURE = textwrap.dedent(
     import json, resource, sys, time
     resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
     from pathlib import Path
-    from evaluator.check import check_file
+    from evaluator.tools.check import check_file
     started = time.perf_counter()
     found = check_file(Path(sys.argv[1]))
     elapsed = time.perf_counter() - started
@@ -194,7 +194,7 @@ def test_nesting_limit(tmp_path: Path) -> None:
 def test_value_count_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The real limit (100,000) is pinned by test_load; a lower one keeps this test quick.
     assert MAX_NODES == 100_000
-    monkeypatch.setattr(importlib.import_module("evaluator.load"), "MAX_NODES", 1_000)
+    monkeypatch.setattr(importlib.import_module("evaluator.rules.load"), "MAX_NODES", 1_000)
     items = ", ".join(["0"] * 1_010)
     path = write(tmp_path, "many.yaml", "name: many\nsource: [" + items + "]\n")
     # values counted: the mapping, 2 keys, "many", the list, then the list items:

@@ -25,13 +25,13 @@ import pytest
 from samples import SMALL
 
 from evaluator import load
-from evaluator.check import check_file, check_paths, render
-from evaluator.cli import main
-from evaluator.confine import RULESET_KEYS
-from evaluator.errors import Diagnostic, PokerRulesError
-from evaluator.load import load_document
-from evaluator.safe_text import github_data, json_text, visible
-from evaluator.schema import schema
+from evaluator.tools.check import check_file, check_paths, render
+from evaluator.cli.main import main
+from evaluator.rules.confine import RULESET_KEYS
+from evaluator.core.errors import Diagnostic, PokerRulesError
+from evaluator.rules.load import load_document
+from evaluator.core.safe_text import github_data, json_text, visible
+from evaluator.rules.schema import schema
 
 REPO = Path(__file__).resolve().parents[1]
 DECK = " ".join(rank + suit for suit in "shdc" for rank in "23456789TJQKA")
@@ -191,7 +191,7 @@ def test_the_python_api_confines_and_takes_a_root(secret: tuple[Path, str], tmp_
 
 
 def test_each_parent_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    load_module = sys.modules["evaluator.load"]  # the module (evaluator.load is also the load function)
+    load_module = sys.modules["evaluator.rules.load"]  # the module (evaluator.rules.load is also the load function)
 
     write(tmp_path, "base.yaml", SMALL)
     for n in range(5):
@@ -394,7 +394,7 @@ def test_a_chain_of_sixteen_megabyte_files_is_refused_early(tmp_path: Path) -> N
 
 
 def test_progress_reports_a_long_step_while_it_runs() -> None:
-    from evaluator.progress import Progress
+    from evaluator.core.progress import Progress
 
     stream = io.StringIO()
     with Progress("pokerrules check", stream, delay=0.05, every=0.05) as progress:

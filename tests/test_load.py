@@ -1,4 +1,4 @@
-"""Tests for evaluator.load: safe YAML reading, positions, limits and `extends:`."""
+"""Tests for evaluator.rules.load: safe YAML reading, positions, limits and `extends:`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluator import resources
-from evaluator.errors import Diagnostic, LoadError, PokerRulesError
-from evaluator.load import (
+from evaluator.core.errors import Diagnostic, LoadError, PokerRulesError
+from evaluator.rules.load import (
     MAX_EXTENDS,
     MAX_NODES,
     Document,
@@ -22,8 +22,8 @@ from evaluator.load import (
     read_file,
 )
 
-# `evaluator.load` is also a function re-exported by the package: fetch the module itself.
-load_module = importlib.import_module("evaluator.load")
+# `evaluator.rules.load` is also a function re-exported by the package: fetch the module itself.
+load_module = importlib.import_module("evaluator.rules.load")
 STANDARD = (resources.rulesets_dir() / "standard.yaml").read_text(encoding="utf-8")
 
 

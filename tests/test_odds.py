@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
-from evaluator.odds import EXACT_HARD_LIMIT, odds
-from evaluator.showdown import showdown
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
+from evaluator.odds.odds import EXACT_HARD_LIMIT, odds
+from evaluator.engine.showdown import showdown
 
 
 def brute_force(
@@ -345,7 +345,7 @@ def test_ruleset_odds_method() -> None:
     "name", ["holdem", "short-deck-holdem", "deuces-wild", "joker-wild", "standard", "omaha-hi-lo", "razz"]
 )
 def test_share_engine_equals_showdown_many_on_random_deals(name: str) -> None:
-    from evaluator.odds import prepare
+    from evaluator.odds.odds import prepare
 
     ruleset = load(name)
     hands = ["random", "random", "random"]
@@ -362,7 +362,7 @@ def test_share_engine_equals_showdown_many_on_random_deals(name: str) -> None:
 def test_progress_bar_shows_only_after_its_delay() -> None:
     import io
 
-    from evaluator.cli_odds import Bar
+    from evaluator.cli.odds import Bar
 
     quiet, shown = io.StringIO(), io.StringIO()
     Bar("odds", quiet, delay=60)(0.5)

@@ -8,10 +8,10 @@ from math import comb
 import pytest
 
 from evaluator import load
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
-from evaluator.outs import chances, outs
-from evaluator.showdown import showdown
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
+from evaluator.odds.outs import chances, outs
+from evaluator.engine.showdown import showdown
 
 
 def test_flush_draw_is_the_nine_hearts_19_1_and_35_0() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import evaluator
-from evaluator.resources import catalogue_names, grammar_dir, rulesets_dir
+from evaluator.core.resources import catalogue_names, grammar_dir, rulesets_dir
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"

@@ -8,9 +8,9 @@ import pytest
 from lark import Lark
 
 import evaluator
-from evaluator.errors import PatternError, PokerRulesError
-from evaluator.patterns import AllOf, AnyOf, Compare, Not, Run, Shape, key_terms, parse_pattern
-from evaluator.resources import grammar_dir
+from evaluator.core.errors import PatternError, PokerRulesError
+from evaluator.rules.patterns import AllOf, AnyOf, Compare, Not, Run, Shape, key_terms, parse_pattern
+from evaluator.core.resources import grammar_dir
 
 
 def test_grammar_builds_strict_lalr() -> None:

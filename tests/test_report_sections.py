@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.cli import main
+from evaluator.cli.main import main
 
 CHROMIUM = Path("/usr/bin/chromium")
 needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing")

@@ -1,4 +1,4 @@
-"""Tests for evaluator.schema and grammar/ruleset.schema.json."""
+"""Tests for evaluator.rules.schema and grammar/ruleset.schema.json."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from evaluator.errors import Diagnostic, SchemaError
-from evaluator.resources import catalogue_names
-from evaluator.load import Document, load_document, parse_yaml
-from evaluator.schema import check, schema, validate
+from evaluator.core.errors import Diagnostic, SchemaError
+from evaluator.core.resources import catalogue_names
+from evaluator.rules.load import Document, load_document, parse_yaml
+from evaluator.rules.schema import check, schema, validate
 
 MINIMAL = """\
 name: tiny

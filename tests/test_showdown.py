@@ -34,10 +34,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evaluator
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
-from evaluator.examples import _run_one  # the runner of the `showdown:` example form
-from evaluator.showdown import best_hand, compare, showdown, top_cycle
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
+from evaluator.tools.examples import _run_one  # the runner of the `showdown:` example form
+from evaluator.engine.showdown import best_hand, compare, showdown, top_cycle
 from refdata import category_for_kev_rank, parse_jsonc, shared_data_dir
 
 COMPLIANCE = Path(__file__).resolve().parent / "compliance"

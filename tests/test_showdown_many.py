@@ -2,7 +2,7 @@
 
 Random deals for every catalogue ruleset that has a game and for several that
 have none, hand-made hi-lo quartering and split cases, and Italian top cycles.
-The reference is ``evaluator.showdown.showdown(...).fractions``: the exact
+The reference is ``evaluator.engine.showdown.showdown(...).fractions``: the exact
 shares the generic engine computes deal by deal.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.errors import CardError, GameError
+from evaluator.core.errors import CardError, GameError
 from evaluator.ruleset import Ruleset
-from evaluator.showdown import showdown
+from evaluator.engine.showdown import showdown
 
 CATALOGUE = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "rulesets").glob("*.yaml"))
 WITH_GAME = [name for name in CATALOGUE if load(name).game is not None]

@@ -20,8 +20,8 @@ import pytest
 from test_counting import CSV_CATEGORY, expected_for, need_catalogue, reference_table, tables  # noqa: F401 (a fixture)
 
 import evaluator
-from evaluator.cli import main
-from evaluator.stats import ProgressBar, StatsRow, default_cards, format_odds, stats_table
+from evaluator.cli.main import main
+from evaluator.tools.stats import ProgressBar, StatsRow, default_cards, format_odds, stats_table
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "json" / "stats.schema.json"
 

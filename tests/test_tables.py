@@ -46,13 +46,13 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.cards import Card
-from evaluator.errors import CardError, PokerRulesError
-from evaluator.fast import FastRanker
-from evaluator.resources import CACHE_ENV, catalogue_names
+from evaluator.rules.cards import Card
+from evaluator.core.errors import CardError, PokerRulesError
+from evaluator.compiled.fast import FastRanker
+from evaluator.core.resources import CACHE_ENV, catalogue_names
 from evaluator.ruleset import Ruleset
 from evaluator import tables as tables_module
-from evaluator.tables import (
+from evaluator.compiled.tables import (
     MAGIC,
     NO_HAND,
     build_tables,
@@ -645,7 +645,7 @@ def test_importing_the_package_or_evaluating_does_not_import_numpy() -> None:
     code = (
         "import sys, evaluator\n"
         "evaluator.load('standard').evaluate('As Ks Qs Js Ts')\n"
-        "print('numpy' in sys.modules, 'evaluator.tables' in sys.modules)\n"
+        "print('numpy' in sys.modules, 'evaluator.compiled.tables' in sys.modules)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "False"]
@@ -668,7 +668,7 @@ def test_seven_card_category_counts_of_standard_match_the_published_table(shared
 
 @pytest.mark.parametrize("name, cards", [("standard", 5), ("standard", 6), ("short-deck", 7), ("deuce-to-seven", 6), ("ace-to-five", 6), ("twenty-card", 7)])
 def test_fast_counts_equal_the_counting_module(name: str, cards: int) -> None:
-    counting = pytest.importorskip("evaluator.counting")
+    counting = pytest.importorskip("evaluator.compiled.counting")
     rs = load(name)
     assert count_categories_fast(rs, cards) == counting.count(rs, cards).counts
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 import evaluator
-from evaluator.cli import main
-from evaluator.errors import PokerRulesError
-from evaluator.fast import ruleset_ranker
-from evaluator.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
-from evaluator.paytable import load_paytable
-from evaluator.resources import paytable_names, paytables_dir
+from evaluator.cli.main import main
+from evaluator.core.errors import PokerRulesError
+from evaluator.compiled.fast import ruleset_ranker
+from evaluator.draw.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
+from evaluator.draw.paytable import load_paytable
+from evaluator.core.resources import paytable_names, paytables_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -264,7 +264,7 @@ def test_typo_and_negative_pay_fail_check_with_positions(tmp_path: Path, capsys:
     ],
 )
 def test_pay_table_problems(tmp_path: Path, text: str, code: str, line: int) -> None:
-    from evaluator.check import check_file
+    from evaluator.tools.check import check_file
 
     path = tmp_path / "table.yaml"
     path.write_text(text)

@@ -28,11 +28,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from evaluator import load
-from evaluator.cards import Card, parse_cards
-from evaluator.errors import CardError, PokerRulesError, RulesetError
-from evaluator.examples import run_examples
-from evaluator.hand import Hand
-from evaluator.resources import rulesets_dir
+from evaluator.rules.cards import Card, parse_cards
+from evaluator.core.errors import CardError, PokerRulesError, RulesetError
+from evaluator.tools.examples import run_examples
+from evaluator.engine.hand import Hand
+from evaluator.core.resources import rulesets_dir
 from evaluator.ruleset import Ruleset
 from samples import BUG_COUNTS
 
@@ -111,7 +111,7 @@ def test_source_examples_are_in_the_catalogue(name: str, hands: list[str]) -> No
 
 
 def test_wild_catalogue_files_are_listed() -> None:
-    from evaluator.resources import catalogue_names
+    from evaluator.core.resources import catalogue_names
 
     assert set(WILD_CATALOGUE) <= set(catalogue_names())
 
@@ -258,7 +258,7 @@ def test_lowest_card_wild_is_decided_on_the_whole_holding() -> None:
 
 
 def test_lowest_card_wild_in_holdem_counts_the_board() -> None:
-    from evaluator.showdown import best_hand
+    from evaluator.engine.showdown import best_hand
 
     rs = load("lowest-card-wild")
     hand = best_hand(rs, "8d Kc", "8h Ah Ad Kh 4s")
@@ -334,7 +334,7 @@ def test_deuce_to_seven_joker_avoids_straights_and_flushes(tmp_path: Path) -> No
 
 
 def test_eval_json_shows_what_each_wild_plays_as() -> None:
-    from evaluator.cli import main
+    from evaluator.cli.main import main
 
     out = io.StringIO()
     with redirect_stdout(out):
@@ -346,7 +346,7 @@ def test_eval_json_shows_what_each_wild_plays_as() -> None:
 
 
 def test_eval_text_shows_what_each_wild_plays_as() -> None:
-    from evaluator.cli import main
+    from evaluator.cli.main import main
 
     out = io.StringIO()
     with redirect_stdout(out):
@@ -425,7 +425,7 @@ def read_table(shared_data: Path, filename: str) -> dict[str, int]:
 def class_counts(ruleset: Ruleset) -> tuple[Counter[str], set[tuple[int, ...]]]:
     """Every five-card deal, counted by class: (natural ranks, one suit or not, wilds).
 
-    Written here, apart from ``evaluator.counting``: each class is evaluated once
+    Written here, apart from ``evaluator.compiled.counting``: each class is evaluated once
     through ``Ruleset.evaluate`` on a representative hand and weighted by the
     number of deals in it. Valid for rulesets whose wild cards are whole ranks
     or jokers (every natural rank then has all its suits).
@@ -493,8 +493,8 @@ def test_joker_wild_has_7475_distinct_values() -> None:
 
 
 def _counting() -> ModuleType:
-    """``evaluator.counting``, or a skip while it is not written."""
-    module: ModuleType = pytest.importorskip("evaluator.counting", reason="evaluator.counting (exact counting by classes) is not written yet")
+    """``evaluator.compiled.counting``, or a skip while it is not written."""
+    module: ModuleType = pytest.importorskip("evaluator.compiled.counting", reason="evaluator.compiled.counting (exact counting by classes) is not written yet")
     return module
 
 

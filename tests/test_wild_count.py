@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import evaluator
-from evaluator.errors import PokerRulesError
-from evaluator.patterns import CategoryIs, Compare, Term, parse_pattern
-from evaluator.videopoker import category_of_strengths
+from evaluator.core.errors import PokerRulesError
+from evaluator.rules.patterns import CategoryIs, Compare, Term, parse_pattern
+from evaluator.draw.videopoker import category_of_strengths
 
 
 def test_natural_is_wilds_equal_zero() -> None:

@@ -1,0 +1,226 @@
+"""``pokerrules draw``: the best exchange, draw odds, video-poker holds and returns."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from .args import RULESET_HELP, add_command, add_json
+from ..core.errors import Diagnostic, PokerRulesError
+
+EXAMPLES = """\
+$ pokerrules draw standard "As Ad 7c 4h 2s" --next "Ah 9c 3d Kd 5s"
+$ pokerrules draw standard "9s 9h Ac Kd 4h" --discard "Ac Kd 4h"
+$ pokerrules draw jacks-or-better-video "Ah Kh Qh Jh 9h" --paytable jacks-or-better-9-6
+$ pokerrules draw jacks-or-better-video --paytable jacks-or-better-9-6
+$ pokerrules draw bonus-poker --paytable bonus-poker-8-5 --against jacks-or-better-9-6
+"""
+
+
+class DrawUsageError(PokerRulesError):
+    """Options of ``pokerrules draw`` that do not go together."""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``draw`` on the subcommand parsers of the main command line."""
+    parser = add_command(
+        commands,
+        "draw",
+        "draw poker: best exchange, draw odds, video-poker holds and returns",
+        "Draw poker under any ruleset. With --next: which cards to throw for the next cards of the deck\n"
+        "(the best exchange). With --discard: the exact odds of each final category. With --paytable:\n"
+        "the 32 holds of a hand ranked by exact EV, or (no hand) the game's return under optimal play.",
+        EXAMPLES,
+    )
+    parser.add_argument("ruleset", help=RULESET_HELP)
+    parser.add_argument("hand", nargs="?", help="the five cards held, e.g. 'As Ad 7c 4h 2s'")
+    parser.add_argument("--next", dest="next_cards", metavar="CARDS", help="the next cards of the deck, in order")
+    parser.add_argument("--discard", metavar="CARDS", help="the cards thrown (draw odds)")
+    parser.add_argument("--dead", metavar="CARDS", default="", help="cards seen elsewhere, out of the draw")
+    parser.add_argument("--paytable", metavar="P", help="a shipped pay table name or a pay-table file")
+    parser.add_argument(
+        "--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes"
+    )
+    parser.add_argument("--top", type=int, default=20, help="changed hands to list with --against (default 20)")
+    add_json(parser)
+    return parser
+
+
+def _usage(message: str) -> DrawUsageError:
+    return DrawUsageError(Diagnostic("D114", message, "<command line>", 1, 1, "error", "see pokerrules draw --help"))
+
+
+class _Bar:
+    """A progress bar on stderr that appears once work has taken a second."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.start, self.shown = label, time.monotonic(), False
+
+    def __call__(self, fraction: float) -> None:
+        if time.monotonic() - self.start < 1.0:
+            return
+        if not sys.stderr.isatty():  # a log gets one line, not a bar
+            if not self.shown:
+                sys.stderr.write(f"pokerrules: {self.label} ...\n")
+                self.shown = True
+            return
+        done = int(30 * min(max(fraction, 0.0), 1.0))
+        sys.stderr.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            start = "\r" if sys.stderr.isatty() else ""
+            sys.stderr.write(
+                f"{start}pokerrules: {self.label} done in {time.monotonic() - self.start:.1f} s"
+                f"{' ' * 30 if start else ''}\n"
+            )
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``pokerrules draw``; returns the exit code."""
+    from ..rules import load
+
+    modes = [name for name in ("next_cards", "discard", "paytable") if getattr(args, name) is not None]
+    if len(modes) != 1:
+        raise _usage("give exactly one of --next, --discard and --paytable")
+    if args.against and not args.paytable:
+        raise _usage("--against compares with the pay table of --paytable")
+    ruleset = load(args.ruleset)
+    if args.next_cards is not None or args.discard is not None:
+        if not args.hand:
+            raise _usage("--next and --discard need the hand")
+        return _exchange(ruleset, args, out) if args.next_cards is not None else _odds(ruleset, args, out)
+    from ..draw.paytable import load_paytable
+
+    table = load_paytable(args.paytable)
+    if table.ruleset.name != ruleset.name:
+        raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
+    if args.against:
+        return _against(table, load_paytable(args.against), args, out)
+    return _holds(table, args, out) if args.hand else _return(table, args, out)
+
+
+def _emit(out: TextIO, data: Any) -> None:
+    out.write(json.dumps(data, indent=2) + "\n")
+
+
+def _exchange(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..draw.draw import best_exchange
+
+    result = best_exchange(ruleset, args.hand, args.next_cards)
+    if args.json:
+        _emit(out, result.to_json())
+        return 0
+    thrown = " ".join(map(str, result.discard)) or "nothing"
+    out.write(f"throw {thrown}; draw {' '.join(map(str, result.drawn)) or 'nothing'}\n")
+    out.write(f"final hand: {' '.join(map(str, result.cards))} -- {result.hand.describe()} ({result.hand.category})\n")
+    out.write("(equal hands: the exchange keeping more cards is shown)\n")
+    return 0
+
+
+def _odds(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..draw.draw import draw_odds
+
+    result = draw_odds(ruleset, args.hand, args.discard, args.dead)
+    if args.json:
+        _emit(out, result.to_json())
+        return 0
+    out.write(
+        f"keep {' '.join(map(str, result.kept)) or 'nothing'}, draw {len(result.discard)} "
+        f"of {result.unseen} unseen cards: {result.draws:,} draws\n"
+    )
+    for name, count in result.counts.items():
+        probability = count / result.draws
+        out.write(f"  {name:<24} {count:>12,}  {probability:9.4%}  1 in {1 / probability:,.2f}\n")
+    return 0
+
+
+def _holds(table: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..draw.payback import holds
+
+    bar = _Bar(f"ranking every hand of {table.ruleset.name}")
+    ranked = holds(table, args.hand, bar)
+    bar.finish()
+    if args.json:
+        _emit(out, {"paytable": table.name, "holds": [item.to_json() for item in ranked]})
+        return 0
+    out.write(f"{table.title}: the 32 holds by expected return (coins per coin bet)\n")
+    for item in ranked:
+        kept = " ".join(map(str, item.hold)) or "(draw five)"
+        out.write(f"  {item.ev:9.6f}  hold {kept}\n")
+    return 0
+
+
+def _return(table: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..draw.payback import game_return
+
+    bar = _Bar(f"playing every starting hand of {table.name}")
+    result = game_return(table, bar)
+    bar.finish()
+    if args.json:
+        data = result.to_json()
+        data["published"] = table.published_return
+        _emit(out, data)
+        return 0
+    out.write(f"{table.title} ({table.ruleset.name}), optimal play over {result.classes:,} starting-hand classes\n")
+    out.write(f"return: {result.return_:.6%}   variance: {result.variance:.4f}\n")
+    if table.published_return is not None:
+        out.write(f"published: {table.published_return:.4f}% ({table.published_source})\n")
+    for name, probability in result.probabilities.items():
+        pay = table.pays.get(name, 0.0)
+        if probability:
+            out.write(f"  {name:<24} pays {pay:>7g}  {probability:.8f}  return {probability * pay:.6f}\n")
+    return 0
+
+
+def _against(table_a: Any, table_b: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..draw.payback import compare_paytables
+
+    bar = _Bar(f"comparing {table_a.name} and {table_b.name}")
+    result_a, result_b, changes = compare_paytables(table_a, table_b, bar)
+    bar.finish()
+    moved = sum(change.hands for change in changes)
+    if args.json:
+        _emit(
+            out,
+            {
+                "a": result_a.to_json(),
+                "b": result_b.to_json(),
+                "changed_classes": len(changes),
+                "changed_hands": moved,
+                "changes": [
+                    {
+                        "hand": [str(c) for c in ch.hand],
+                        "hands": ch.hands,
+                        "hold_a": [str(c) for c in ch.hold_a],
+                        "hold_b": [str(c) for c in ch.hold_b],
+                    }
+                    for ch in changes[: args.top]
+                ],
+            },
+        )
+        return 0
+    out.write(f"{'':<28}{table_a.name:>26}{table_b.name:>26}\n")
+    out.write(f"{'return':<28}{result_a.return_:>26.6%}{result_b.return_:>26.6%}\n")
+    out.write(f"{'variance':<28}{result_a.variance:>26.4f}{result_b.variance:>26.4f}\n")
+    for name in dict.fromkeys([*result_a.probabilities, *result_b.probabilities]):
+        pa, pb = result_a.probabilities.get(name, 0.0), result_b.probabilities.get(name, 0.0)
+        if pa or pb:
+            out.write(f"  {name:<26}{pa:>26.8f}{pb:>26.8f}\n")
+    if table_a.ruleset.deck != table_b.ruleset.deck:
+        out.write("the two games deal from different decks: starting hands are not compared\n")
+        return 0
+    out.write(
+        f"best hold changes in {len(changes):,} starting-hand classes ({moved:,} dealt hands); the most frequent:\n"
+    )
+    for change in changes[: args.top]:
+        hand = " ".join(map(str, change.hand))
+        hold_a = " ".join(map(str, change.hold_a)) or "(draw five)"
+        hold_b = " ".join(map(str, change.hold_b)) or "(draw five)"
+        out.write(f"  {hand}  x{change.hands:<4}  {table_a.name}: {hold_a:<16} {table_b.name}: {hold_b}\n")
+    return 0

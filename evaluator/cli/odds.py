@@ -1,0 +1,203 @@
+"""``pokerrules odds`` and ``pokerrules outs``: argument parsing and running."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .args import RULESET_HELP, add_command, add_json
+from .output import json_document
+from ..odds.cluster import add_cluster_options
+
+if TYPE_CHECKING:
+    from ..odds.odds import OddsResult
+    from ..odds.outs import OutsResult
+
+ODDS_EXAMPLES = """\
+$ pokerrules odds holdem AhKh QsQd
+$ pokerrules odds holdem AhKh QsQd --against short-deck-holdem
+$ pokerrules odds holdem "QQ+,AKs" "random" --samples 1000000 --seed 7
+$ pokerrules odds omaha-hi-lo AhAd2c3c KsKdQcJc --board "7h 8d 2s" --json
+$ pokerrules odds seven-card-stud "As Ad 7c" "Kh Kd 9s" --dead "Ks 7d 2c"
+$ pokerrules odds omaha "AhAdKcQc" "random" --samples 5000000 --workers 2
+"""
+RANGES_HELP = (
+    "cards (AhKh) or a range per player: QQ+  AKs  AKo  AK  A5s-A2s  KQs+  T9s-65s  AhKh  random (or *)  QQ:0.5, "
+    "comma-separated"
+)
+
+OUTS_EXAMPLES = """\
+$ pokerrules outs holdem "9h 8h" "Ks Qd" --board "Kh 4h 2c"
+$ pokerrules outs deuces-wild "9h 8h" "Ks Qd" --board "Kh 4h 3c" --json
+"""
+
+
+class Bar:
+    """A progress bar on stderr that shows up only once the work takes over a second."""
+
+    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.delay = delay
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, fraction: float) -> None:
+        now = time.monotonic()
+        pause = 0.2 if self.stream.isatty() else 2.0  # a log gets a line every two seconds, not a flood
+        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0):
+            return
+        self.last = now
+        done = int(30 * min(max(fraction, 0.0), 1.0))
+        end = "" if self.stream.isatty() else "\n"
+        self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        """Close the bar line (nothing when it never showed)."""
+        if self.shown and self.stream.isatty():
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def add_parsers(commands: Any) -> None:
+    """Register ``odds`` and ``outs`` on the CLI's subparsers."""
+    odds = add_command(
+        commands,
+        "odds",
+        "equity of hands or ranges: exact or sampled, any ruleset",
+        "Each player's equity (expected share of the pot), wins and ties, exact when the work is at most\n"
+        "10^8 rank lookups, else a seeded Monte Carlo with standard errors. Boards of a double-board game\n"
+        "are separated by '|'.",
+        ODDS_EXAMPLES,
+    )
+    odds.add_argument("ruleset", help=RULESET_HELP)
+    odds.add_argument("hands", nargs="+", metavar="HAND", help=RANGES_HELP)
+    odds.add_argument("--board", default="", help="board cards already out ('|' between boards)")
+    odds.add_argument("--dead", default="", help="cards out of play (folded hands, stud upcards)")
+    odds.add_argument("--samples", type=int, help="sample this many deals (forces Monte Carlo)")
+    odds.add_argument("--seed", type=int, help="seed of the Monte Carlo (printed when drawn)")
+    odds.add_argument("--exact", action="store_true", help="enumerate every deal (refused past 2x10^9 lookups)")
+    odds.add_argument(
+        "--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset"
+    )
+    add_cluster_options(odds)
+    add_json(odds)
+
+    outs = add_command(
+        commands,
+        "outs",
+        "the cards of the next street that put a player ahead",
+        "For each player behind: the outs, the hand each makes, the chance of one on the next card and\n"
+        "within two cards, and the exact equity.",
+        OUTS_EXAMPLES,
+    )
+    outs.add_argument("ruleset", help=RULESET_HELP)
+    outs.add_argument("hands", nargs="+", metavar="HAND", help="each player's cards")
+    outs.add_argument("--board", required=True, help="the board cards out now")
+    outs.add_argument("--dead", default="", help="cards out of play")
+    add_json(outs)
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:6.2f}%"
+
+
+def odds_text(result: OddsResult) -> str:
+    """The human-readable table of one odds answer."""
+    how = (
+        f"exact, {result.deals:,} deals"
+        if result.method == "exact"
+        else f"sampled, {result.deals:,} deals, seed {result.seed}"
+    )
+    lines = [f"{result.ruleset}: {how} ({result.seconds:.2f} s)"]
+    width = max(8, *(len(p.hand) for p in result.players))
+    header = f"  {'hand':<{width}}  {'equity':>7}  {'win':>7}  {'tie':>7}"
+    if result.method == "sampled":
+        header += f"  {'± s.e.':>7}"
+    if result.split:
+        header += f"  {'hi':>7}  {'lo':>7}  {'scoop':>7}"
+    lines.append(header)
+    for player in result.players:
+        line = f"  {player.hand:<{width}}  {_percent(player.equity)}  {_percent(player.win)}  {_percent(player.tie)}"
+        if result.method == "sampled":
+            line += f"  {_percent(player.std_error)}"
+        if result.split:
+            hi, lo = list(player.halves.values())[:2]
+            line += f"  {_percent(hi)}  {_percent(lo)}  {_percent(player.scoop or 0.0)}"
+        lines.append(line)
+    if result.split and result.no_low is not None:
+        lines.append(f"  no low qualifies: {_percent(result.no_low).strip()}")
+    return "\n".join(lines)
+
+
+def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
+    """``pokerrules odds``: equity under one ruleset or several."""
+    from .chart import cluster_client
+    from ..odds.odds import odds
+    from ..ruleset import load
+
+    results = []
+    rulesets = [load(name) for name in [args.ruleset, *args.against]]
+    with cluster_client(args) as client:
+        for ruleset in rulesets:
+            bar = Bar(f"odds under {ruleset.name}")
+            try:
+                results.append(
+                    odds(
+                        ruleset,
+                        args.hands,
+                        board=args.board,
+                        dead=args.dead,
+                        samples=args.samples,
+                        seed=args.seed,
+                        exact=args.exact or None,
+                        progress=bar,
+                        client=client,
+                    )
+                )
+            finally:
+                bar.finish()
+    if args.json:
+        data = [r.as_dict() for r in results]
+        out.write(json_document(data[0] if len(data) == 1 else data))
+    else:
+        out.write("\n\n".join(odds_text(r) for r in results) + "\n")
+    return 0
+
+
+def outs_text(result: OutsResult) -> str:
+    """The human-readable outs of every player."""
+    board = " ".join(map(str, result.board))
+    lines = [f"{result.ruleset}: board {board}, {result.to_come} card{'s' if result.to_come != 1 else ''} to come"]
+    for player in result.players:
+        if not player.behind:
+            lines.append(f"  {player.hand}: ahead (equity {_percent(player.equity).strip()})")
+            continue
+        two = f", {_percent(player.within_two).strip()} within two cards" if player.within_two is not None else ""
+        lines.append(
+            f"  {player.hand}: {len(player.outs)} outs of {player.unseen} unseen: "
+            f"{_percent(player.next_card).strip()} next card{two}"
+            f" (exact equity {_percent(player.equity).strip()})"
+        )
+        for out in player.outs:
+            lines.append(f"    {out.card}  {out.hand}" + ("" if out.share >= 1 else f"  (shares {out.share:.0%})"))
+    return "\n".join(lines)
+
+
+def cmd_outs(args: argparse.Namespace, out: TextIO) -> int:
+    """``pokerrules outs``: the outs of every player behind."""
+    from ..odds.outs import outs
+    from ..ruleset import load
+
+    result = outs(load(args.ruleset), args.hands, board=args.board, dead=args.dead)
+    out.write(json_document(result.as_dict()) if args.json else outs_text(result) + "\n")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {"odds": cmd_odds, "outs": cmd_outs}

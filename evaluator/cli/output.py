@@ -1,0 +1,114 @@
+"""The command line's output conventions, in one place.
+
+* ``--json`` prints **one indented JSON document** per command. The commands
+  that read many inputs and answer each one as it comes -- ``eval`` with more
+  than one hand (or ``-``), ``showdown --from`` -- print **JSON Lines**
+  instead: one compact object per line, so that a consumer can stream them.
+* Indices are **0-based** everywhere (seats, winners, boards), as in Python.
+* Errors: text ``path:line:col: error CODE: message`` on stderr; with
+  ``--json``, one JSON object per line on stderr,
+  ``{"error": {"code", "message", "path", "line", "col", "hint"}}``. The
+  code is a registered diagnostic code (``docs/codes.md``), or ``usage`` for
+  bad usage (exit 2), or ``io`` for an operating-system error that is not
+  about reading an input file.
+
+The schema of every command's output is in ``docs/json/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..core.errors import Diagnostic, PokerRulesError
+from ..core.safe_text import json_text, visible
+
+EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
+#: The exit status of a process whose output pipe was closed (128 + SIGPIPE), as ``yes | head -1`` gives.
+EXIT_BROKEN_PIPE = 141
+
+
+class UsageError(Exception):
+    """Bad usage the argument parser cannot see (exit 2), e.g. two options that exclude each other.
+
+    >>> str(UsageError("pokerrules stats: choose one of --json and --csv"))
+    'pokerrules stats: choose one of --json and --csv'
+    """
+
+    def __init__(self, message: str, usage: str = "") -> None:
+        super().__init__(message)
+        self.usage = usage  # the command's usage line, shown before the message in text mode
+
+
+def json_document(data: Any) -> str:
+    """``data`` as one indented JSON document (the ``--json`` output of a command).
+
+    >>> print(json_document({"winners": [0]}), end="")
+    {
+      "winners": [
+        0
+      ]
+    }
+    """
+    return json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+
+
+def json_line(data: Any) -> str:
+    """``data`` as one line of JSON Lines (one result of a streaming command).
+
+    >>> json_line({"category": "pair"})
+    '{"category": "pair"}\\n'
+    """
+    return json_text(json.dumps(data, ensure_ascii=False)) + "\n"
+
+
+def error_object(
+    code: str,
+    message: str,
+    path: str | None = None,
+    line: int | None = None,
+    col: int | None = None,
+    hint: str | None = None,
+) -> dict[str, Any]:
+    """The JSON form of one error (see ``docs/json/error.schema.json``).
+
+    >>> error_object("usage", "give at least one hand")["error"]["code"]
+    'usage'
+    """
+    return {"error": {"code": code, "message": message, "path": path, "line": line, "col": col, "hint": hint}}
+
+
+def diagnostic_object(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The JSON error object of a positioned diagnostic."""
+    return error_object(
+        diagnostic.code, diagnostic.message, diagnostic.source, diagnostic.line, diagnostic.col, diagnostic.hint
+    )
+
+
+def render_error(problem: PokerRulesError, as_json: bool) -> str:
+    """A user's error for stderr: positioned text, or one JSON object per diagnostic."""
+    if as_json:
+        return _lines(diagnostic_object(d) for d in problem.diagnostics)
+    return f"{problem}\n"
+
+
+def render_usage(problem: UsageError, as_json: bool) -> str:
+    """A usage problem for stderr (the caller exits 2)."""
+    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{problem}\n"
+
+
+def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str:
+    """An operating-system error met while running a command, e.g. a file that cannot be written."""
+    path = getattr(problem, "filename", None)
+    if isinstance(problem, UnicodeDecodeError):
+        message = f"input is not UTF-8 text: {problem.reason}"
+    else:
+        message = f"{path}: {problem.strerror or problem}" if path else str(problem.strerror or problem)
+    if as_json:
+        return json_line(error_object("io", message, str(path) if path else None))
+    return f"pokerrules: {visible(message)}\n"
+
+
+def _lines(objects: Iterable[dict[str, Any]]) -> str:
+    return "".join(json_line(item) for item in objects)

@@ -1,0 +1,1 @@
+"""The compiled stage (see DESIGN.md)."""

@@ -1,0 +1,745 @@
+"""Exact counting of every k-card deal of a ruleset's deck, by category, without visiting each deal.
+
+A deal is an unordered set of ``k`` physical cards from the deck (all packs, jokers
+included), so a ruleset with two packs has ``C(104, k)`` deals and holding the ace
+of spades twice can happen in ``C(2, 2) = 1`` way. The counts here are exact
+integers; nothing is sampled.
+
+What decides a deal's value
+---------------------------
+The generic evaluator only ever asks of a set of cards (``Engine.fill``): the rank
+multiset of its natural cards, how many wild cards it holds, and whether its
+natural cards all share one suit (and which, when a pattern mentions a suit).
+A holding of more than ``hand.size`` cards plays its best ``hand.size`` subset
+(``Engine.best``), and a subset can only be one-suited in a suit of the holding
+that has at least ``hand.size - wilds`` natural cards -- a *relevant* suit. So the
+value of a holding is a function of its **class**::
+
+    (natural rank multiset, number of wild cards, {relevant suit: its rank multiset})
+
+For five cards of one pack this is the familiar (rank multiset, flush or not); for
+seven cards it is (rank multiset, the ranks of the suit holding five or more).
+Suits with the same natural cards are interchangeable unless a pattern mentions a
+suit (``suit = h``), so the relevant suits are kept by content only.
+
+Counting a class
+----------------
+Classes are enumerated with their multiplicity, never their members:
+
+1. choose ``j`` of the always-wild cards (jokers that are wild, whole wild ranks,
+   wild cards such as the one-eyed jacks): ``C(wild cards, j)`` ways -- every wild
+   card plays the same way, and a wild card's own identity never matters;
+2. choose the natural rank multiset ``R`` (a rank cannot hold more natural cards
+   than its natural suits times the number of packs); under lowest-card wild the
+   lowest rank held turns wild here, which is why ``R`` comes before wildness;
+3. split ``R`` into suits: for each relevant suit its exact rank multiset ``F``
+   (``prod C(packs, F[r])`` ways, times the ways to choose which interchangeable
+   suits carry them) and the rest spread over the other suits so that none of them
+   becomes relevant (a product of binomials, or a small dynamic programme over the
+   ranks when the rest could still make a suit relevant). The class with no
+   relevant suit is counted by subtraction from ``prod C(natural cards of r, R[r])``.
+
+Valuing a class
+---------------
+Each candidate subset is reduced to ``(G, w, suit)``: the ranks ``G`` of its
+natural cards, its wild count and the suit its naturals share (or none), and the
+engine evaluates ONE representative hand of that shape with ``Engine.fill``
+(cached, so a class costs dictionary look-ups). A class's value is the best of
+
+- the subsets that need not be one-suited: every sub-multiset ``G`` of ``R`` of
+  the right size, unless all the cards of ``G``'s ranks lie in one relevant suit
+  (then every way of taking ``G`` is one-suited). Per ``R`` these are sorted once,
+  best first, so a class takes the first one it can realise;
+- for each relevant suit with ranks ``F``: every sub-multiset of ``F``, one-suited.
+
+Hands compare as ``Engine.best`` compares them -- by qualifying, score and the
+natural-beats-wild part of ``Fill.strength``; a suit tie-break only orders hands of
+equal value and is left out. One addition: among subsets that do not qualify
+(``qualifier:``), the best-scoring one plays -- ``Fill.strength`` drops the score
+of a non-qualifying hand, which would leave the category of such a holding to the
+order of its cards. Distinct hand values are distinct classification
+values (plus the wild count where naturals beat wilds): a hand that does not
+qualify keeps its value.
+
+A ruleset's ``game:`` is not used: counting is over ``k`` cards dealt to one player
+who may play any ``hand.size`` of them.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
+from math import comb, factorial, perm
+from typing import TYPE_CHECKING
+
+from ..rules.cards import Card
+from ..core.errors import CardError, error
+from ..rules.patterns import term_kinds
+
+if TYPE_CHECKING:
+    from ..engine.evaluate import Engine
+    from ..rules.ruleset import Rules
+
+#: The most cards a deal may hold: enumeration grows fast beyond it (9 cards of
+#: a 52-card deck take a few minutes).
+MAX_COUNTED_CARDS = 9
+
+#: How many rank multisets keep their sorted subset outcomes at a time.
+UNSUITED_CACHE = 4096
+
+#: Called with the fraction done (0.0 to 1.0) while counting.
+Progress = Callable[[float], None]
+
+Ranks = tuple[int, ...]  # a rank multiset: deck rank indices, high to low
+Signature = tuple[tuple[str, Ranks], ...]  # relevant suits: (representative suit, ranks held)
+Strength = tuple[tuple[int, ...], ...]  # Fill.strength without the suit tie-break, then the score
+
+
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """The exact category table of every ``cards``-card deal of a ruleset's deck.
+
+    ``counts`` and ``distinct`` list every category of the ruleset, highest first,
+    zeros included. ``unplayable`` counts deals that make no hand at all (a joker
+    that is not wild, categories that leave hands uncovered); it is 0 for every
+    catalogue ruleset.
+    """
+
+    ruleset: str
+    cards: int
+    deals: int
+    counts: dict[str, int]
+    distinct: dict[str, int]
+    unplayable: int
+    classes: int  # how many classes were valued (a class met twice counts twice)
+
+    @property
+    def distinct_total(self) -> int:
+        """The number of distinct hand values over all categories."""
+        return sum(self.distinct.values())
+
+
+@dataclass(frozen=True, slots=True)
+class DeckModel:
+    """The deck as counting sees it: natural cards per rank, and the wild cards.
+
+    ``groups`` lists interchangeable suits: suits with natural cards of the same
+    ranks (each with its availability per rank), or every suit alone when a
+    pattern mentions a suit.
+    """
+
+    ranks: tuple[str, ...]  # deck order, low -> high as written
+    suits: tuple[str, ...]
+    copies: int
+    natural: tuple[tuple[str, ...], ...]  # per rank: the suits whose cards are not always wild
+    wild_cards: int  # physical cards that are always wild
+    dead_cards: int  # jokers that are not wild: they never play
+    lowest_wild: bool
+    groups: tuple[tuple[tuple[str, ...], tuple[bool, ...]], ...]
+
+    def natural_cards(self, rank: int) -> int:
+        """Physical natural cards of rank index ``rank`` (all packs)."""
+        return self.copies * len(self.natural[rank])
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The best way one subset shape plays: its strength, category and ranks."""
+
+    strength: Strength  # qualifying, score, natural-beats-wild (as Engine.best), then the score
+    category: str
+    value: tuple[tuple[int, ...], ...]  # the hand value (and wild count where naturals win ties)
+    ranks: Ranks  # the natural ranks G of the subset
+
+
+# --- public API ----------------------------------------------------------------------
+
+
+def deal_count(ruleset: Rules, cards: int) -> int:
+    """The number of ``cards``-card deals of the deck, every physical card distinct.
+
+    With several packs the copies of a card are different physical cards, so this
+    is ``C(deck size, cards)`` -- the sum over card multisets of
+    ``prod C(packs, times held)``.
+
+    Args:
+        ruleset: the ruleset whose deck (all packs, jokers included) is dealt.
+        cards: how many cards one deal holds.
+
+    Returns:
+        The number of deals; the category counts add up to it.
+
+    >>> from evaluator import load
+    >>> deal_count(load("standard"), 5)
+    2598960
+    >>> deal_count(load("two-decks"), 2)
+    5356
+    """
+    if cards < 0:
+        raise ValueError("cards must be 0 or more")
+    return comb(ruleset.deck_size, cards)
+
+
+def category_counts(ruleset: Rules, cards: int | None = None) -> dict[str, int]:
+    """How many ``cards``-card deals fall in each category (the best hand of the deal).
+
+    Args:
+        ruleset: the ruleset to count.
+        cards: cards per deal; the hand size when None. With more cards than
+            the hand size the best ``hand.size`` of them play.
+
+    Returns:
+        Category name -> number of deals, highest category first, zeros included.
+
+    >>> from evaluator import load
+    >>> category_counts(load("twenty-card"))["four_of_a_kind"]
+    80
+    """
+    return count(ruleset, cards).counts
+
+
+def distinct_values(ruleset: Rules, cards: int | None = None) -> dict[str, int]:
+    """How many distinct hand values each category takes among those deals.
+
+    Suit tie-breaks are not values: two hands that differ only by suit count once.
+
+    Args:
+        ruleset: the ruleset to count.
+        cards: cards per deal; the hand size when None.
+
+    Returns:
+        Category name -> number of distinct values, in the order of the categories.
+
+    >>> from evaluator import load
+    >>> sum(distinct_values(load("twenty-card")).values())
+    121
+    """
+    return count(ruleset, cards).distinct
+
+
+_RESULTS: weakref.WeakKeyDictionary[Rules, dict[int, Counting]] = weakref.WeakKeyDictionary()
+
+
+def count(ruleset: Rules, cards: int | None = None, progress: Progress | None = None) -> Counting:
+    """Count every ``cards``-card deal by category (cached per ruleset and size).
+
+    Args:
+        ruleset: the ruleset to count.
+        cards: cards per deal; the hand size when None.
+        progress: called now and then with the fraction done (and 1.0 at the end).
+
+    Returns:
+        The :class:`Counting`: counts, distinct values, deals and unplayable deals.
+
+    Raises:
+        CardError: C104 when ``cards`` is below the ruleset's ``hand.min``, C105
+            when it is above :data:`MAX_COUNTED_CARDS` or the deck size.
+    """
+    size = ruleset.hand_size if cards is None else int(cards)
+    _check_size(ruleset, size)
+    per_ruleset = _RESULTS.setdefault(ruleset, {})
+    if size not in per_ruleset:
+        per_ruleset[size] = _table_counting(ruleset, size, progress) or _Counter(ruleset, size, progress).run()
+    elif progress is not None:
+        progress(1.0)
+    return per_ruleset[size]
+
+
+def _table_counting(ruleset: Rules, cards: int, progress: Progress | None) -> Counting | None:
+    """The same table from the compiled tables' own exact counter, when it handles
+    the ruleset (one pack, no wild cards, no qualifier, no suit named in a pattern,
+    fewer than twice hand.size cards); None otherwise."""
+    from .tables import count_values_fast, tables_for
+
+    if cards <= ruleset.hand_size:
+        return None  # one hand per deal: the class walk is quick, no tables needed
+    try:
+        totals = count_values_fast(ruleset, cards, progress)
+    except NotImplementedError:
+        return None
+    tables = tables_for(ruleset)
+    counts = dict.fromkeys(ruleset.category_names, 0)
+    distinct = dict.fromkeys(ruleset.category_names, 0)
+    unplayable = 0
+    for value, ways in totals.items():
+        name = tables.category_of(value) if value >= 0 else None
+        if name is None:
+            unplayable += ways
+            continue
+        counts[name] += ways
+        distinct[name] += 1
+    deals = deal_count(ruleset, cards)
+    if sum(totals.values()) != deals:
+        raise RuntimeError(f"internal error: counted {sum(totals.values())} deals of {deals}")
+    if progress is not None:
+        progress(1.0)
+    return Counting(ruleset=ruleset.name, cards=cards, deals=deals, counts=counts, distinct=distinct, unplayable=unplayable, classes=len(totals))
+
+
+def _check_size(ruleset: Rules, cards: int) -> None:
+    if cards < max(ruleset.hand_min, 1):
+        raise error(CardError, "C104", f"{cards} cards dealt; {ruleset.name} needs at least {max(ruleset.hand_min, 1)}", "<stats>")
+    limit = min(MAX_COUNTED_CARDS, ruleset.deck_size)
+    if cards > limit:
+        why = "the deck size" if limit == ruleset.deck_size else "the most that are counted"
+        raise error(CardError, "C105", f"{cards} cards dealt; at most {limit} ({why})", "<stats>")
+
+
+# --- the deck ---------------------------------------------------------------------------
+
+
+def suit_sensitive(ruleset: Rules) -> bool:
+    """True when a pattern can tell one flush suit from another (``suit = h``)."""
+    engine = ruleset.engine
+    qualifier = ruleset.qualifier
+    return bool(engine.flush_needs_suit or (qualifier is not None and "suit" in term_kinds(qualifier.pattern)))
+
+
+def deck_model(ruleset: Rules) -> DeckModel:
+    """Split the deck into natural cards per rank and always-wild / dead cards.
+
+    >>> from evaluator import load
+    >>> model = deck_model(load("standard"))
+    >>> model.natural[0], model.wild_cards, len(model.groups)
+    (('s', 'h', 'd', 'c'), 0, 1)
+    """
+    wild = ruleset.wild
+    natural: list[tuple[str, ...]] = []
+    wild_cards = 0
+    for rank in ruleset.deck_ranks:
+        suits = tuple(s for s in ruleset.suits if rank not in wild.ranks and Card(rank, s) not in wild.cards)
+        natural.append(suits)
+        wild_cards += (len(ruleset.suits) - len(suits)) * ruleset.copies
+    jokers_wild = sum(1 for n in range(1, ruleset.jokers + 1) if wild.jokers or Card.joker(n) in wild.cards)
+    return DeckModel(
+        ranks=tuple(ruleset.deck_ranks),
+        suits=tuple(ruleset.suits),
+        copies=ruleset.copies,
+        natural=tuple(natural),
+        wild_cards=wild_cards + jokers_wild,
+        dead_cards=ruleset.jokers - jokers_wild,
+        lowest_wild=wild.lowest_rank,
+        groups=_suit_groups(ruleset.suits, natural, suit_sensitive(ruleset)),
+    )
+
+
+def _suit_groups(
+    suits: Sequence[str], natural: Sequence[tuple[str, ...]], sensitive: bool
+) -> tuple[tuple[tuple[str, ...], tuple[bool, ...]], ...]:
+    """Group suits whose natural cards have the same ranks (each suit alone if ``sensitive``)."""
+    groups: dict[object, list[str]] = {}
+    profiles: dict[object, tuple[bool, ...]] = {}
+    for suit in suits:
+        profile = tuple(suit in available for available in natural)
+        key: object = (suit, profile) if sensitive else profile
+        groups.setdefault(key, []).append(suit)
+        profiles[key] = profile
+    return tuple((tuple(members), profiles[key]) for key, members in groups.items())
+
+
+# --- multisets -------------------------------------------------------------------------
+#
+# A rank multiset is a tuple of deck rank indices (0 = the deck's lowest rank as
+# written), sorted high to low: (12, 12, 3) is two aces and a five in a 52-card
+# deck. itertools.combinations of such a tuple yields sorted sub-multisets, which
+# keeps enumeration in C and keys short.
+
+
+def tally(ranks: Ranks) -> list[tuple[int, int]]:
+    """(rank, times held) of a rank multiset, in its order.
+
+    >>> tally((12, 12, 3))
+    [(12, 2), (3, 1)]
+    """
+    found: list[tuple[int, int]] = []
+    for rank in ranks:
+        if found and found[-1][0] == rank:
+            found[-1] = (rank, found[-1][1] + 1)
+        else:
+            found.append((rank, 1))
+    return found
+
+
+def sub_multisets(ranks: Ranks, size: int) -> list[Ranks]:
+    """Every sub-multiset of ``ranks`` with ``size`` cards, each once.
+
+    >>> sub_multisets((5, 5, 2), 2)
+    [(5, 5), (5, 2)]
+    """
+    return list(dict.fromkeys(combinations(ranks, size)))
+
+
+def rank_multisets(caps: Sequence[int], size: int) -> Iterator[Ranks]:
+    """Every rank multiset of ``size`` cards holding rank ``r`` at most ``caps[r]`` times.
+
+    >>> list(rank_multisets([2, 1], 2))
+    [(1, 0), (0, 0)]
+    """
+    usable = [rank for rank in range(len(caps) - 1, -1, -1) if caps[rank] > 0]
+    limited = any(caps[rank] < size for rank in usable)
+    for ranks in combinations_with_replacement(usable, size):
+        if not limited or all(held <= caps[rank] for rank, held in tally(ranks)):
+            yield ranks
+
+
+def _minus(ranks: Ranks, taken: Ranks) -> Ranks:
+    """``ranks`` without the cards of ``taken`` (a sub-multiset)."""
+    rest = list(ranks)
+    for rank in taken:
+        rest.remove(rank)
+    return tuple(rest)
+
+
+def _contents(remaining: Ranks, profile: tuple[bool, ...], copies: int, minimum: int) -> list[Ranks]:
+    """Rank multisets one suit can hold: at least ``minimum`` cards, ``copies`` per rank."""
+    pool = tuple(rank for rank, held in tally(remaining) if profile[rank] for _ in range(min(copies, held)))
+    found: list[Ranks] = []
+    for size in range(minimum, len(pool) + 1):
+        found.extend(combinations(pool, size) if copies == 1 else dict.fromkeys(combinations(pool, size)))
+    return found
+
+
+def _card_ways(content: Ranks, copies: int) -> int:
+    """Ways to take the cards of ``content`` from one suit: ``prod C(copies, F[r])``."""
+    if copies == 1:
+        return 1
+    ways = 1
+    for _, held in tally(content):
+        ways *= comb(copies, held)
+    return ways
+
+
+# --- splitting natural cards into suits --------------------------------------------------
+
+
+def suit_signatures(ranks: Ranks, model: DeckModel, threshold: int) -> list[tuple[Signature, int]]:
+    """Every relevant-suit signature of the natural cards ``ranks``, with its ways.
+
+    A suit is relevant when it holds ``threshold`` natural cards or more. The
+    signature lists each relevant suit's rank multiset (labelled by a
+    representative suit of its group); the empty signature gets what is left.
+
+    >>> from evaluator import load
+    >>> model = deck_model(load("standard"))
+    >>> [(len(sig), ways) for sig, ways in suit_signatures((12, 9, 7, 5, 3), model, 5)]
+    [(1, 4), (0, 1020)]
+    """
+    total = 1
+    for rank, held in tally(ranks):
+        total *= comb(model.natural_cards(rank), held)
+    if total == 0:
+        return []
+    if len(ranks) < threshold:
+        return [((), total)]
+    if 2 * threshold > len(ranks):
+        found = _one_relevant_suit(ranks, model, threshold)
+    else:
+        found = _relevant_suits(ranks, model, threshold)
+    rest = total - sum(ways for _, ways in found)
+    if rest < 0:
+        raise RuntimeError("internal error: suit signatures exceed the deals of a rank multiset")
+    if rest:
+        found.append(((), rest))
+    return found
+
+
+def _one_relevant_suit(ranks: Ranks, model: DeckModel, threshold: int) -> list[tuple[Signature, int]]:
+    """The signatures when at most one suit can be relevant (the usual case, e.g. 7 cards).
+
+    The cards outside the relevant suit are too few to make another suit
+    relevant, so they spread freely: ``C(packs x other natural suits, left)`` per rank.
+    """
+    copies = model.copies
+    held = tally(ranks)
+    found: list[tuple[Signature, int]] = []
+    for suits, profile in model.groups:
+        # factor[i][f]: ways for rank held[i] when the relevant suit holds f of its cards
+        factor = []
+        for rank, count in held:
+            others = copies * (len(model.natural[rank]) - (1 if profile[rank] else 0))
+            factor.append([comb(copies, f) * comb(others, count - f) for f in range(min(copies, count) + 1)])
+        for content in _contents(ranks, profile, copies, threshold):
+            ways = len(suits)
+            for (rank, _), choices in zip(held, factor):
+                ways *= choices[content.count(rank)]
+                if not ways:
+                    break
+            if ways:
+                found.append((((suits[0], content),), ways))
+    return found
+
+
+def _relevant_suits(ranks: Ranks, model: DeckModel, threshold: int) -> list[tuple[Signature, int]]:
+    """The signatures in general: any number of relevant suits, the rest kept below ``threshold``."""
+    found: list[tuple[Signature, int]] = []
+    groups = model.groups
+    used: list[int] = []
+
+    def by_group(index: int, remaining: Ranks, chosen: list[tuple[str, Ranks]], factor: int) -> None:
+        if index == len(groups):
+            if chosen:
+                rest = _spread(remaining, model, used, threshold)
+                if rest:
+                    found.append((tuple(sorted(chosen)), factor * rest))
+            return
+        suits, profile = groups[index]
+        in_group: list[Ranks] = []
+
+        def within(remaining: Ranks, factor: int) -> None:
+            taken = len(in_group)
+            multiplicity = perm(len(suits), taken)
+            for content in set(in_group) if taken > 1 else ():
+                multiplicity //= factorial(in_group.count(content))
+            used.append(taken)
+            by_group(index + 1, remaining, chosen + [(suits[0], content) for content in in_group], factor * multiplicity)
+            used.pop()
+            if taken == len(suits) or len(remaining) < threshold:
+                return
+            for content in _contents(remaining, profile, model.copies, threshold):
+                if in_group and content > in_group[-1]:
+                    continue  # a group's contents in non-increasing order: each set of contents once
+                in_group.append(content)
+                within(_minus(remaining, content), factor * _card_ways(content, model.copies))
+                in_group.pop()
+
+        within(remaining, factor)
+
+    by_group(0, ranks, [], 1)
+    return found
+
+
+def _spread(remaining: Ranks, model: DeckModel, used: Sequence[int], threshold: int) -> int:
+    """Ways to put ``remaining`` natural cards in the suits not relevant, none reaching ``threshold``."""
+    slots = [profile for (suits, profile), taken in zip(model.groups, used) for _ in range(len(suits) - taken)]
+    copies = model.copies
+    if len(remaining) < threshold:
+        ways = 1
+        for rank, held in tally(remaining):
+            ways *= comb(copies * sum(1 for profile in slots if profile[rank]), held)
+        return ways
+    states: dict[tuple[int, ...], int] = {tuple(0 for _ in slots): 1}
+    for rank, held in tally(remaining):
+        open_slots = [j for j, profile in enumerate(slots) if profile[rank]]
+        following: dict[tuple[int, ...], int] = defaultdict(int)
+        for state, ways in states.items():
+            for allocation, how in _allocations(held, open_slots, copies):
+                counts = list(state)
+                for slot, put in allocation:
+                    counts[slot] += put
+                if all(counts[slot] < threshold for slot, _ in allocation):
+                    following[tuple(counts)] += ways * how
+        states = following
+    return sum(states.values())
+
+
+def _allocations(cards: int, slots: Sequence[int], copies: int) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    """Ways to put ``cards`` cards of one rank in ``slots`` (suits), at most ``copies`` each."""
+    if not slots:
+        if cards == 0:
+            yield [], 1
+        return
+    first, rest = slots[0], slots[1:]
+    for put in range(min(copies, cards), -1, -1):
+        for allocation, how in _allocations(cards - put, rest, copies):
+            yield ([(first, put)] + allocation if put else allocation), how * comb(copies, put)
+
+
+# --- valuing classes -------------------------------------------------------------------------
+
+
+class _Valuer:
+    """Values classes with the generic engine, one representative per subset shape."""
+
+    def __init__(self, ruleset: Rules, model: DeckModel, cards: int) -> None:
+        self.engine: Engine = ruleset.engine
+        self.model = model
+        self.size = ruleset.hand_size
+        self.whole = cards <= self.size  # the whole holding plays
+        self.values = tuple(self.engine.value_of[rank] for rank in model.ranks)
+        self.fills: dict[tuple[Ranks, int, str | None], Outcome | None] = {}
+        self.unsuited: dict[tuple[Ranks, int], list[Outcome]] = {}
+        self.suited: dict[tuple[Ranks, int, str], Outcome | None] = {}
+
+    def shapes(self, naturals: int, wilds: int) -> list[tuple[int, int]]:
+        """(natural cards, wild cards) of the subsets that may play."""
+        if self.whole:
+            return [(naturals, wilds)]
+        return [(self.size - w, w) for w in range(min(wilds, self.size) + 1) if self.size - w <= naturals]
+
+    def value(self, ranks: Ranks, wilds: int, signature: Signature) -> Outcome | None:
+        """The best outcome of a class (None when nothing plays)."""
+        best: Outcome | None = None
+        for outcome in self._unsuited(ranks, wilds):
+            if not signature or _realisable(outcome.ranks, ranks, signature):
+                best = outcome
+                break
+        for suit, content in signature:
+            outcome = self._suited(content, wilds, suit)
+            if outcome is not None and (best is None or outcome.strength > best.strength):
+                best = outcome
+        return best
+
+    def _unsuited(self, ranks: Ranks, wilds: int) -> list[Outcome]:
+        key = (ranks, wilds)
+        found = self.unsuited.get(key)
+        if found is None:
+            if len(self.unsuited) >= UNSUITED_CACHE:
+                self.unsuited.clear()  # classes of one holding come together: a small cache does
+            found = []
+            for naturals, used_wilds in self.shapes(len(ranks), wilds):
+                if naturals == 1:
+                    continue  # one natural card is always one-suited
+                for subset in sub_multisets(ranks, naturals):
+                    outcome = self.fill(subset, used_wilds, None)
+                    if outcome is not None:
+                        found.append(outcome)
+            found.sort(key=lambda outcome: outcome.strength, reverse=True)
+            self.unsuited[key] = found
+        return found
+
+    def _suited(self, content: Ranks, wilds: int, suit: str) -> Outcome | None:
+        key = (content, wilds, suit)
+        if key not in self.suited:
+            best: Outcome | None = None
+            for naturals, used_wilds in self.shapes(len(content), wilds):
+                if naturals == 0:
+                    continue  # no natural card: not tied to a suit (valued with the unsuited)
+                for subset in sub_multisets(content, naturals):
+                    outcome = self.fill(subset, used_wilds, suit)
+                    if outcome is not None and (best is None or outcome.strength > best.strength):
+                        best = outcome
+            self.suited[key] = best
+        return self.suited[key]
+
+    def fill(self, ranks: Ranks, wilds: int, suit: str | None) -> Outcome | None:
+        """Evaluate one representative subset: natural ``ranks`` (one-suited in ``suit``) and ``wilds``."""
+        key = (ranks, wilds, suit)
+        if key in self.fills:
+            return self.fills[key]
+        outcome: Outcome | None = None
+        cards = self.representative(ranks, suit)
+        if cards is not None:
+            result = self.engine.fill(cards + [Card.joker(1)] * wilds, [False] * len(cards) + [True] * wilds)
+            if result is not None:
+                classification = result.classification
+                strength = result.strength[:3] + (classification.score,)
+                outcome = Outcome(strength, classification.category.name, (classification.value, strength[2]), ranks)
+        self.fills[key] = outcome
+        return outcome
+
+    def representative(self, ranks: Ranks, suit: str | None) -> list[Card] | None:
+        """Natural cards of ``ranks``: all of ``suit``, or (``suit`` None) of two suits or more."""
+        symbols = [self.model.ranks[rank] for rank in ranks]
+        if suit is not None:
+            return [Card(symbol, suit) for symbol in symbols]
+        suits = self.model.suits
+        if len(symbols) >= 2 and len(suits) < 2:
+            return None
+        return [Card(symbol, suits[i % len(suits)]) for i, symbol in enumerate(symbols)]
+
+
+def _realisable(subset: Ranks, ranks: Ranks, signature: Signature) -> bool:
+    """Can natural cards ``subset`` be taken from the class NOT one-suited?
+
+    No when all the natural cards of its ranks lie in one relevant suit.
+    """
+    if not subset:
+        return True
+    if len(subset) == 1:
+        return False
+    for _, content in signature:
+        if all(ranks.count(rank) == content.count(rank) for rank in set(subset)):
+            return False
+    return True
+
+
+# --- the counter ------------------------------------------------------------------------------
+
+
+class _Counter:
+    """One counting run: enumerate classes with their ways, value each once."""
+
+    def __init__(self, ruleset: Rules, cards: int, progress: Progress | None) -> None:
+        self.ruleset = ruleset
+        self.cards = cards
+        self.progress = progress
+        self.model = deck_model(ruleset)
+        self.valuer = _Valuer(ruleset, self.model, cards)
+        self.size = ruleset.hand_size
+
+    def holdings(self) -> list[tuple[int, int, Ranks, int]]:
+        """(dead cards, wild cards, natural rank multiset, ways) before suits are split."""
+        model = self.model
+        caps = [model.natural_cards(rank) for rank in range(len(model.ranks))]
+        found = []
+        for dead in range(min(model.dead_cards, self.cards) + 1):
+            for wild in range(min(model.wild_cards, self.cards - dead) + 1):
+                ways = comb(model.dead_cards, dead) * comb(model.wild_cards, wild)
+                found.extend((dead, wild, ranks, ways) for ranks in rank_multisets(caps, self.cards - dead - wild))
+        return found
+
+    def run(self) -> Counting:
+        """Count, value and tabulate every class."""
+        categories = self.ruleset.category_names
+        totals = dict.fromkeys(categories, 0)
+        distinct: dict[str, set[tuple[tuple[int, ...], ...]]] = {name: set() for name in categories}
+        unplayable = 0
+        seen = 0
+        valued = 0
+        holdings = self.holdings()
+        step = max(1, len(holdings) // 200)
+        for index, (dead, wild, ranks, ways) in enumerate(holdings):
+            if self.progress is not None and index % step == 0:
+                self.progress(index / len(holdings))
+            for key, weight in self.classes(dead, wild, ranks):
+                weight *= ways
+                seen += weight
+                if key is None:
+                    unplayable += weight
+                    continue
+                outcome = self.valuer.value(*key)
+                valued += 1
+                if outcome is None:
+                    unplayable += weight
+                    continue
+                totals[outcome.category] += weight
+                distinct[outcome.category].add(outcome.value)
+        deals = deal_count(self.ruleset, self.cards)
+        if seen != deals:
+            raise RuntimeError(f"internal error: counted {seen} deals of {deals}")
+        if self.progress is not None:
+            self.progress(1.0)
+        return Counting(
+            ruleset=self.ruleset.name,
+            cards=self.cards,
+            deals=deals,
+            counts=totals,
+            distinct={name: len(found) for name, found in distinct.items()},
+            unplayable=unplayable,
+            classes=valued,
+        )
+
+    def classes(self, dead: int, wild: int, ranks: Ranks) -> Iterator[tuple[tuple[Ranks, int, Signature] | None, int]]:
+        """The classes of one holding shape, with their ways (None: nothing can play)."""
+        model = self.model
+        wild_ways = 1
+        if model.lowest_wild and ranks:
+            lowest = ranks[-1]  # aces high: deck order, whatever the ace rule
+            held = ranks.count(lowest)
+            wild_ways = comb(model.natural_cards(lowest), held)
+            wild += held
+            ranks = ranks[: len(ranks) - held]
+        playable = len(ranks) + wild
+        if dead and (self.cards <= self.size or playable < self.size):
+            total = wild_ways
+            for rank, held in tally(ranks):
+                total *= comb(model.natural_cards(rank), held)
+            yield None, total
+            return
+        threshold = max(1, len(ranks) if playable <= self.size else self.size - wild)
+        for signature, ways in suit_signatures(ranks, model, threshold):
+            yield (ranks, wild, signature), ways * wild_ways
+

@@ -1,0 +1,1 @@
+"""The core stage (see DESIGN.md)."""

@@ -1,0 +1,3 @@
+"""The version of pokerrules (the package metadata says the same once installed)."""
+
+__version__ = "0.2.0"

@@ -1,0 +1,1 @@
+"""The draw stage (see DESIGN.md)."""

@@ -1,0 +1,276 @@
+"""Video-poker answers for a pay table: the holds of one hand, the game's
+return under optimal play (cached on disk as JSON), and two pay tables compared.
+
+The return file lives in the user cache folder (see
+:func:`resources.user_cache_dir`) under ``draw/``, named by a hash of the
+resolved ruleset, the pays and the package version. It is plain JSON, written
+atomically, and checked field by field when read: anything unexpected is
+recomputed, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..rules.cards import Card
+from ..core.errors import Diagnostic, PokerRulesError
+from .paytable import PayTable
+from ..core.resources import user_cache_dir
+from ..ruleset import Ruleset
+from .videopoker import HAND, FinalHands, Progress, ReturnCalculator, build_final_hands, hold_results, mask_positions
+
+RESULT_FORMAT = 1
+
+
+class PaybackError(PokerRulesError):
+    """A question a pay table cannot answer (a hand of the wrong size...)."""
+
+
+@lru_cache(maxsize=8)  # about 25 MB each; a comparison or a test session visits a few games
+def _final_hands(ruleset: Ruleset) -> FinalHands:
+    return build_final_hands(ruleset)
+
+
+def final_hands(ruleset: Ruleset, progress: Progress | None = None) -> FinalHands:
+    """The subset counts of ``ruleset`` (built once per process, a few seconds)."""
+    if progress is not None and _final_hands.cache_info().currsize == 0:
+        progress(0.0)
+    return _final_hands(ruleset)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """One of the 32 holds of a dealt hand."""
+
+    hold: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    ev: float  # coins back per coin bet
+    draws: int
+    counts: dict[str, int]  # final category -> number of draws (paid or not)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"hold", "discard", "ev", "draws", "categories": {name: {count, probability}}}``."""
+        return {
+            "hold": [str(c) for c in self.hold],
+            "discard": [str(c) for c in self.discard],
+            "ev": self.ev,
+            "draws": self.draws,
+            "categories": {name: {"count": n, "probability": n / self.draws} for name, n in self.counts.items()},
+        }
+
+
+def holds(table: PayTable, hand: str | Sequence[Card | str], progress: Progress | None = None) -> list[Hold]:
+    """All 32 holds of a dealt hand ranked by exact EV, the best first (equal
+    EVs: the hold keeping more cards first).
+
+    >>> best = holds(load_paytable("jacks-or-better-9-6"), "Ah Kh Qh Jh 9h")[0]
+    >>> [str(c) for c in best.hold]
+    ['Ah', 'Kh', 'Qh', 'Jh']
+
+    Raises:
+        PokerRulesError: bad cards (C1xx), or D109 a hand that is not five cards.
+    """
+    ruleset = table.ruleset
+    cards = ruleset.cards(hand)
+    if len(cards) != HAND:
+        raise PaybackError(
+            Diagnostic("D109", f"a video-poker hand has {HAND} cards; {len(cards)} given", "<cards>", 1, 1, "error")
+        )
+    deck = list(ruleset.deck)
+    ids = [deck.index(card) for card in cards]
+    final = final_hands(ruleset, progress)
+    pays = table.vector(final.categories)
+    result = []
+    for item in hold_results(final, ids, pays):
+        kept = mask_positions(item.mask)
+        names = [name or "nothing" for name in final.categories]
+        result.append(
+            Hold(
+                tuple(cards[i] for i in kept),
+                tuple(cards[i] for i in range(HAND) if i not in kept),
+                item.ev,
+                item.draws,
+                {names[i]: n for i, n in enumerate(item.counts) if n},
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class Payback:
+    """The game under optimal play: return, category probabilities, variance."""
+
+    paytable: str
+    ruleset: str
+    return_: float  # per coin bet (1.0 = break-even)
+    probabilities: dict[str, float]
+    variance: float
+    classes: int
+    best_holds: tuple[int, ...]  # per starting-hand class, the best hold mask
+    from_cache: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"paytable", "ruleset", "return", "categories", "variance", "classes"}``."""
+        return {
+            "paytable": self.paytable,
+            "ruleset": self.ruleset,
+            "return": self.return_,
+            "categories": self.probabilities,
+            "variance": self.variance,
+            "classes": self.classes,
+        }
+
+
+def _cache_file(table: PayTable) -> Path:
+    from ..core.version import __version__
+    from ..compiled.tables import ruleset_hash
+
+    text = json.dumps(
+        {"ruleset": ruleset_hash(table.ruleset), "pays": table.key(), "version": __version__, "format": RESULT_FORMAT}
+    )
+    return user_cache_dir() / "draw" / f"return-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+
+
+def _read_cached(path: Path, table: PayTable) -> Payback | None:
+    """The cached result, or None when the file is missing or not exactly as written."""
+    try:
+        if path.stat().st_size > 16 << 20:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    try:
+        ok = (
+            data["format"] == RESULT_FORMAT
+            and data["key"] == path.stem
+            and isinstance(data["return"], float)
+            and isinstance(data["variance"], float)
+            and isinstance(data["classes"], int)
+            and isinstance(data["categories"], dict)
+            and all(
+                isinstance(k, str) and isinstance(v, float) and 0.0 <= v <= 1.0 for k, v in data["categories"].items()
+            )
+            and isinstance(data["best_holds"], list)
+            and len(data["best_holds"]) == data["classes"]
+            and all(type(m) is int and 0 <= m < 32 for m in data["best_holds"])
+            and math.isfinite(data["return"])
+            and math.isfinite(data["variance"])
+        )
+    except (KeyError, TypeError):
+        return None
+    if not ok:
+        return None
+    return Payback(
+        table.name,
+        table.ruleset.name,
+        data["return"],
+        data["categories"],
+        data["variance"],
+        data["classes"],
+        tuple(data["best_holds"]),
+        True,
+    )
+
+
+def _write_cached(path: Path, result: Payback) -> None:
+    data = {
+        "format": RESULT_FORMAT,
+        "key": path.stem,
+        "return": result.return_,
+        "variance": result.variance,
+        "classes": result.classes,
+        "categories": result.probabilities,
+        "best_holds": list(result.best_holds),
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+
+
+def game_return(table: PayTable, progress: Progress | None = None, use_cache: bool = True) -> Payback:
+    """The exact return of ``table`` under optimal play (every starting hand, every hold).
+
+    >>> round(game_return(load_paytable("jacks-or-better-9-6")).return_ * 100, 4)
+    99.5439
+    """
+    path = _cache_file(table)
+    if use_cache:
+        cached = _read_cached(path, table)
+        if cached is not None:
+            return cached
+    final = final_hands(table.ruleset, progress)
+    computed = ReturnCalculator(table.ruleset, final, table.vector(final.categories)).compute(progress)
+    result = Payback(
+        table.name,
+        table.ruleset.name,
+        computed.return_,
+        computed.probabilities,
+        computed.variance,
+        computed.classes,
+        tuple(int(m) for m in computed.best_holds),
+    )
+    if use_cache:
+        _write_cached(path, result)
+    return result
+
+
+@dataclass(frozen=True)
+class HoldChange:
+    """A starting-hand class whose best hold differs between two pay tables."""
+
+    hand: tuple[Card, ...]  # a representative of the class
+    hands: int  # how many dealt hands the class holds
+    hold_a: tuple[Card, ...]
+    hold_b: tuple[Card, ...]
+
+
+def compare_paytables(
+    table_a: PayTable, table_b: PayTable, progress: Progress | None = None
+) -> tuple[Payback, Payback, list[HoldChange]]:
+    """Both returns, and the starting hands whose best hold changes (most
+    frequent first). Hands are compared only when both tables play one deck.
+    """
+    result_a = game_return(table_a, progress)
+    result_b = game_return(table_b, progress)
+    changes: list[HoldChange] = []
+    deck_a, deck_b = table_a.ruleset.deck, table_b.ruleset.deck
+    if deck_a == deck_b and result_a.classes == result_b.classes:
+        from .videopoker import starting_classes
+
+        representatives, sizes = starting_classes(len(deck_a), len(table_a.ruleset.suits))
+        best_a, best_b = np.array(result_a.best_holds), np.array(result_b.best_holds)
+        for index in np.nonzero(best_a != best_b)[0]:
+            cards = tuple(deck_a[int(i)] for i in representatives[index])
+            changes.append(
+                HoldChange(
+                    cards,
+                    int(sizes[index]),
+                    tuple(cards[p] for p in mask_positions(int(best_a[index]))),
+                    tuple(cards[p] for p in mask_positions(int(best_b[index]))),
+                )
+            )
+        changes.sort(key=lambda change: -change.hands)
+    return result_a, result_b, changes
+
+
+def load_paytable(ref: str | Path) -> PayTable:
+    """Load a pay table (see :func:`evaluator.draw.paytable.load_paytable`)."""
+    from .paytable import load_paytable as load
+
+    return load(ref)

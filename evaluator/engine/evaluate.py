@@ -1,0 +1,550 @@
+"""The generic evaluator: the source of truth every faster path is checked against.
+
+A hand is reduced to its class -- rank values, and the suit when it is a
+flush -- because that is all a pattern can ask about. Classification walks the
+categories in ``order`` and returns the first whose matcher accepts the class,
+with the tie-break key the pattern implies. Classification is memoised per
+class, so a ruleset pays for each class once.
+
+Wild cards are filled without guessing cards: the wilds take every multiset of
+ranks (13 choices for one wild, 91 for two), each with the flush / no-flush
+options the natural cards allow, and the best-scoring legal class wins. Only the
+winner is given concrete suits (the flush suit, else the highest suit not held).
+
+Scores are tuples where bigger is better for the ruleset's direction: a low
+game negates the high-poker value, so "best" is always ``max``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+from itertools import combinations, combinations_with_replacement
+from math import comb
+from typing import TYPE_CHECKING
+
+from ..rules.cards import Card, tokenize
+from ..core.errors import CardError, RulesetError, caret, error
+from ..rules.patterns import Binding, HandClass
+
+if TYPE_CHECKING:
+    from .hand import Hand
+    from ..rules.ruleset import Category, Rules
+
+MAX_CARDS = 52
+# Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
+# over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
+MAX_WILD_CHOICES = 20_000
+# Choosing the best hand from more cards than a hand holds tries every subset:
+# bounded, so that 52 cards and a hand of 10 (15.8 billion subsets) is a clear
+# error instead of a hang. 50,000 subsets take well under a second.
+MAX_SUBSETS = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """A hand class placed in its category, with the value that orders it."""
+
+    category: Category
+    hand_class: HandClass
+    binding: Binding
+    value: tuple[int, ...]  # (category strength, key...) as in high poker
+    score: tuple[int, ...]  # value oriented so that bigger wins in this ruleset
+    qualifies: bool
+
+
+class Fill:
+    """The best way a set of cards plays: each card with what it plays as.
+
+    Only ``strength`` is computed up front: best-of-N compares many fills and
+    keeps one, so the playing order of the cards is worked out on demand.
+    """
+
+    __slots__ = ("classification", "naturals", "wilds", "played", "strength", "_order", "_engine")
+
+    def __init__(
+        self,
+        engine: Engine,
+        classification: Classification,
+        naturals: Sequence[Card],
+        wilds: Sequence[Card],
+        played: Sequence[Card],
+        strength: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self._engine = engine
+        self.classification = classification
+        self.naturals = naturals
+        self.wilds = wilds
+        self.played = played  # what each wild stands for, in the order of ``wilds``
+        self.strength = strength
+        self._order: list[tuple[Card, Card, bool]] | None = None
+
+    def _ordered(self) -> list[tuple[Card, Card, bool]]:
+        if self._order is None:
+            pairs = [(card, card, False) for card in self.naturals]
+            pairs += [(card, as_card, True) for card, as_card in zip(self.wilds, self.played)]
+            key = self._engine.play_order_key(self.classification)
+            pairs.sort(key=lambda pair: key(pair[1]))
+            self._order = pairs
+        return self._order
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards held, in playing order (groups first, high to low)."""
+        return tuple(card for card, _, _ in self._ordered())
+
+    @property
+    def played_as(self) -> tuple[Card, ...]:
+        """What each card of :attr:`cards` stands for (wilds filled in)."""
+        return tuple(card for _, card, _ in self._ordered())
+
+    @property
+    def is_wild(self) -> tuple[bool, ...]:
+        """Which of :attr:`cards` are wild."""
+        return tuple(flag for _, _, flag in self._ordered())
+
+    @property
+    def wild_count(self) -> int:
+        """How many wild cards play."""
+        return len(self.wilds)
+
+
+def read_cards(ruleset: Rules, text: str | Sequence[Card | str | int], source: str = "<cards>") -> list[Card]:
+    """Read ``text`` and check every card against ``ruleset``'s deck.
+
+    Plain text, Card objects and card ids take the token table of
+    :mod:`evaluator.engine.cardread`; anything else is read by :func:`read_cards_slowly`.
+
+    Raises:
+        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
+            often than the packs allow, C105 too many cards.
+    """
+    from .cardread import deck_reader, read_ids
+
+    deck = deck_reader(ruleset).deck
+    return [deck[i] for i in read_ids(ruleset, text, source)]
+
+
+def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
+    """Read ``text`` token by token and check every card against ``ruleset``'s deck.
+
+    Raises:
+        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
+            often than the packs allow, C105 too many cards.
+    """
+    if isinstance(text, str):
+        tokens = tokenize(text, source)
+        cards = [token.card for token in tokens]
+        columns = [token.col for token in tokens]
+        shown = text
+    else:
+        cards = []
+        for item in text:
+            cards.extend([item] if isinstance(item, Card) else [t.card for t in tokenize(str(item), source)])
+        columns = list(range(1, len(cards) + 1))
+        shown = " ".join(str(card) for card in cards)
+        if any(not isinstance(item, Card) for item in text):
+            columns = [shown.find(str(card)) + 1 for card in cards]
+    if len(cards) > MAX_CARDS:
+        raise error(CardError, "C105", f"{len(cards)} cards given; at most {MAX_CARDS} are read", source, 1, 1)
+    seen: Counter[Card] = Counter()
+    deck_ranks = set(ruleset.deck_ranks)
+    for position, (card, col) in enumerate(zip(cards, columns), start=1):
+        context = caret(shown, col) if "\n" not in shown else None
+        if card.is_joker:
+            if card.joker_number > ruleset.jokers:
+                have = "no jokers" if ruleset.jokers == 0 else f"{ruleset.jokers} joker{'s' if ruleset.jokers > 1 else ''}"
+                raise error(CardError, "C102", f"card {position}, {card}, is not in this deck ({ruleset.name} has {have})", source, 1, col, context=context)
+        elif card.rank not in deck_ranks or card.suit not in ruleset.suits:
+            raise error(
+                CardError,
+                "C102",
+                f"card {position}, {card}, is not in this deck ({ruleset.name}: ranks {' '.join(ruleset.deck_ranks)}, suits {' '.join(ruleset.suits)})",
+                source,
+                1,
+                col,
+                context=context,
+            )
+        seen[card] += 1
+        limit = 1 if card.is_joker else ruleset.copies
+        if seen[card] > limit:
+            packs = "one pack" if ruleset.copies == 1 else f"{ruleset.copies} packs"
+            raise error(CardError, "C103", f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})", source, 1, col, context=context)
+    return cards
+
+
+def engine_for(ruleset: Rules) -> Engine:
+    """The generic evaluator of ``ruleset``, built on first use and kept with it."""
+    found = ruleset.__dict__.get("_cache_engine")
+    if not isinstance(found, Engine):
+        found = Engine(ruleset)
+        object.__setattr__(ruleset, "_cache_engine", found)
+    return found
+
+
+class Engine:
+    """The generic evaluator of one ruleset."""
+
+    def __init__(self, ruleset: Rules) -> None:
+        self.ruleset = ruleset
+        self.value_of = {symbol: value for value, symbol in enumerate(ruleset.rank_symbols)}
+        self.rank_count = len(ruleset.rank_symbols)
+        self.size = ruleset.hand_size
+        self.high = ruleset.direction == "high"
+        self.ace_low_in_runs = ruleset.ace == "both" and "A" in ruleset.deck_ranks
+        self.suit_preference = tuple(ruleset.suit_order)  # high -> low
+        self.suit_rank = {suit: len(self.suit_preference) - i for i, suit in enumerate(self.suit_preference)}
+        self.flush_needs_suit = any("suit" in _kinds(c.pattern) for c in ruleset.categories) or (
+            ruleset.wild.plays_as_hands is not None and "suit" in _kinds(ruleset.wild.plays_as_hands.pattern)
+        )
+        self.classify = lru_cache(maxsize=1 << 18)(self._classify)
+
+    # --- classification of a class ---------------------------------------------------
+
+    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> HandClass:
+        """Build the :class:`HandClass` of rank values (high to low), a flush suit
+        and the number of wild cards among them."""
+        counts = Counter(ranks)
+        groups = tuple(sorted(((count, rank) for rank, count in counts.items()), key=lambda g: (-g[0], -g[1])))
+        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds)
+
+    def _run_top(self, ranks: tuple[int, ...], distinct: int) -> int | None:
+        size = self.size
+        if len(ranks) != size or distinct != size:
+            return None
+        if ranks[0] - ranks[-1] == size - 1:
+            return ranks[0]
+        if self.ace_low_in_runs and ranks[0] == self.rank_count - 1 and ranks[1] == size - 2 and ranks[-1] == 0:
+            return size - 2  # the ace plays low, below the deck's lowest rank
+        return None
+
+    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> Classification | None:
+        hand_class = self.hand_class(ranks, flush_suit, wilds)
+        for category in self.ruleset.categories:
+            binding = category.matcher(hand_class, {})
+            if binding is not None:
+                value = (category.strength,) + self._key(category, hand_class, binding)
+                score = value if self.high else tuple(-part for part in value)
+                qualifies = True
+                qualifier = self.ruleset.qualifier
+                if qualifier is not None:
+                    qualifies = qualifier.matcher(replace(hand_class, category=category.strength), {}) is not None
+                return Classification(category, hand_class, binding, value, score, qualifies)
+        return None
+
+    def _key(self, category: Category, hand: HandClass, binding: Binding) -> tuple[int, ...]:
+        key: list[int] = []
+        for term in category.key:
+            if term == "top":
+                key.append(hand.run_top if hand.run_top is not None else hand.ranks[0])
+            elif term == "bottom":
+                key.append(hand.run_top - self.size + 1 if hand.run_top is not None else hand.ranks[-1])
+            elif term == "cards":
+                ordered = [rank for count, rank in hand.groups for _ in range(count)]
+                key.extend(ordered + [-1] * (self.size - len(ordered)))
+            else:
+                key.append(binding.get(term, -1))  # a missing kicker ranks below any card
+        return tuple(key)
+
+    # --- wild cards ----------------------------------------------------------------------
+
+    def wild_mask(self, cards: Sequence[Card]) -> list[bool]:
+        """Which of ``cards`` are wild; lowest-card wild looks at the whole holding."""
+        wild = self.ruleset.wild
+        mask = [
+            (card.is_joker and wild.jokers) or card in wild.cards or (card.rank in wild.ranks and not card.is_joker)
+            for card in cards
+        ]
+        if wild.lowest_rank:
+            natural_ranks = [card.rank for card, is_wild in zip(cards, mask) if not is_wild and not card.is_joker]
+            if natural_ranks:
+                # aces count high here whatever the ace rule: they cannot be made low to be wild
+                lowest = min(natural_ranks, key=self.ruleset.deck_ranks.index)
+                mask = [is_wild or card.rank == lowest for card, is_wild in zip(cards, mask)]
+        return mask
+
+    def fill(self, cards: Sequence[Card], mask: Sequence[bool]) -> Fill | None:
+        """The best way ``cards`` can play (``mask`` marks the wild ones), or None.
+
+        Raises:
+            CardError: C105 when one hand holds so many wild cards that the rank
+                choices would pass :data:`MAX_WILD_CHOICES`.
+        """
+        naturals = [card for card, is_wild in zip(cards, mask) if not is_wild]
+        wilds = [card for card, is_wild in zip(cards, mask) if is_wild]
+        natural_values = [self.value_of[card.rank] for card in naturals if card.rank is not None]
+        if len(natural_values) != len(naturals):
+            return None  # a joker that is not wild cannot play
+        if not wilds:
+            flush_suit = self._natural_flush(naturals)
+            ranks = tuple(sorted(natural_values, reverse=True))
+            classification = self.classify(ranks, flush_suit)
+            if classification is None:
+                return None
+            return self._finish(classification, naturals, [], [])
+        if comb(self.rank_count + len(wilds) - 1, len(wilds)) > MAX_WILD_CHOICES:
+            raise error(
+                CardError,
+                "C105",
+                f"{len(wilds)} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices",
+                "<cards>",
+                1,
+                1,
+            )
+        # Which wild stands for which card must not depend on the order the cards
+        # came in: the rank choice is high to low, handed out jokers first (X1 before
+        # X2), then the other wild cards high to low.
+        wilds.sort(key=self._wild_order)
+        values = tuple(sorted(natural_values, reverse=True))
+        best = self._best_wild(values, self._flush_candidate(naturals, len(wilds)), len(wilds))
+        if best is None:
+            return None
+        choice, flush_suit, classification = best
+        played = self._concrete(naturals, choice, flush_suit)
+        return self._finish(classification, naturals, wilds, played)
+
+    def _natural_flush(self, naturals: Sequence[Card]) -> str | None:
+        if len(naturals) != self.size:
+            return None
+        suits = {card.suit for card in naturals}
+        return naturals[0].suit if len(suits) == 1 else None
+
+    def _wild_order(self, card: Card) -> tuple[int, int, int]:
+        """Sort key handing out wild ranks: jokers by number, then cards high to low."""
+        if card.is_joker:
+            return (0, card.joker_number, 0)
+        return (1, -self.value_of.get(card.rank or "", -1), -self.suit_rank.get(card.suit or "", 0))
+
+    def _flush_candidate(self, naturals: Sequence[Card], wild_count: int) -> str | None:
+        """The suit the wilds could complete a flush in: the naturals' one suit
+        (the highest suit when every card is wild), or None."""
+        if len(naturals) + wild_count != self.size:
+            return None
+        suits = {card.suit for card in naturals}
+        if not suits:
+            return self.suit_preference[0]
+        return naturals[0].suit if len(suits) == 1 else None
+
+    @cached_property
+    def _best_wild(self) -> Callable[[tuple[int, ...], str | None, int], tuple[tuple[int, ...], str | None, Classification] | None]:
+        """:meth:`_choose_wild`, memoised per natural class: the best fill depends
+        only on the natural ranks, the suit a flush could be in and the wild count."""
+        return lru_cache(maxsize=1 << 16)(self._choose_wild)
+
+    def _choose_wild(
+        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
+    ) -> tuple[tuple[int, ...], str | None, Classification] | None:
+        """The best legal (wild ranks, flush suit, classification) of a natural class."""
+        best: tuple[tuple[int, ...], str | None, Classification] | None = None
+        best_key: tuple[bool, tuple[int, ...]] | None = None
+        for option in self._wild_options(values, flush_candidate, wild_count):
+            classification = option[2]
+            # ranked as Fill.strength ranks them: a qualifying hand first, then the score
+            key = (classification.qualifies, classification.score)
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        return best
+
+    def _wild_options(
+        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
+    ) -> Iterator[tuple[tuple[int, ...], str | None, Classification]]:
+        """Every legal (wild ranks, flush suit, classification) for ``wild_count``
+        wilds joining natural ranks ``values`` (high to low).
+
+        A wild stands for a card not already held, or makes five of a kind (all
+        the cards of one rank); with ``duplicates`` it may stand for any card.
+        Each rank multiset is tried without a flush and, when the naturals share
+        one suit (``flush_candidate``), as a flush. A restricted wild (the bug)
+        plays outside ``plays_as.ranks`` only when the whole hand matches
+        ``plays_as.hands``.
+        """
+        rules = self.ruleset.wild
+        copies = self.ruleset.copies
+        held = Counter(values)
+        # how many more cards of a rank the wilds can be without duplicating one held:
+        # in some suit, and in the flush suit
+        any_room = [len(self.ruleset.suits) * copies - held[value] for value in range(self.rank_count)]
+        flush_room = [copies - held[value] for value in range(self.rank_count)]
+        full_hand = len(values) + wild_count == self.size
+        # with two suits or more the wilds can always avoid making a flush
+        unsuited = len(self.ruleset.suits) > 1 or not full_hand
+        suited = full_hand and flush_candidate is not None
+        allowed = None
+        if rules.plays_as_ranks is not None:
+            allowed = frozenset(self.value_of[rank] for rank in rules.plays_as_ranks if rank in self.value_of)
+        hands = rules.plays_as_hands
+        classify = self.classify
+        natural = list(values)
+        for choice in combinations_with_replacement(range(self.rank_count - 1, -1, -1), wild_count):
+            restricted = allowed is not None and not allowed.issuperset(choice)
+            if restricted and hands is None:
+                continue
+            ranks = tuple(sorted(natural + list(choice), reverse=True))
+            fits_any = fits_flush = True
+            if not rules.duplicates:
+                previous, times = -1, 0
+                for value in choice:  # high to low: equal ranks are adjacent
+                    times = times + 1 if value == previous else 1
+                    previous = value
+                    fits_any = fits_any and times <= any_room[value]
+                    fits_flush = fits_flush and times <= flush_room[value]
+            five_of_a_kind = len(ranks) >= 5 and ranks[0] == ranks[-1]
+            if unsuited and (fits_any or five_of_a_kind):
+                found = classify(ranks, None, wild_count)
+                if found is not None and (not restricted or self._whole_hand_allows(found)):
+                    yield choice, None, found
+            if suited and fits_flush:
+                found = classify(ranks, flush_candidate, wild_count)
+                if found is not None and (not restricted or self._whole_hand_allows(found)):
+                    yield choice, flush_candidate, found
+
+    def _whole_hand_allows(self, classification: Classification) -> bool:
+        """Whether the hand matches ``wild.plays_as.hands`` (a restricted wild may then be anything)."""
+        hands = self.ruleset.wild.plays_as_hands
+        if hands is None:
+            return False
+        view = replace(classification.hand_class, category=classification.category.strength)
+        return hands.matcher(view, {}) is not None
+
+    def _concrete(self, naturals: Sequence[Card], choice: tuple[int, ...], flush_suit: str | None) -> list[Card]:
+        """Give each wild rank a concrete card: the flush suit, else the highest suit free.
+
+        Five of a kind has no free suit left for its fifth card: it duplicates the
+        highest suit.
+        """
+        used = Counter(naturals)
+        copies = self.ruleset.copies
+        played: list[Card] = []
+        for value in choice:
+            symbol = self.ruleset.rank_symbols[value]
+            if flush_suit is not None:
+                card = Card(symbol, flush_suit)
+            else:
+                free = [s for s in self.suit_preference if used[Card(symbol, s)] < copies]
+                card = Card(symbol, free[0] if free else self.suit_preference[0])
+            used[card] += 1
+            played.append(card)
+        if flush_suit is None and played and len(naturals) + len(played) == self.size:
+            suits = {card.suit for card in list(naturals) + played}
+            if len(suits) == 1 and len(self.suit_preference) > 1:
+                # the wilds chose not to make a flush: move one of them to another suit
+                last = played[-1]
+                for suit in self.suit_preference:
+                    if suit != last.suit and used[Card(last.rank, suit)] < copies:
+                        played[-1] = Card(last.rank, suit)
+                        break
+        return played
+
+    # --- the result -------------------------------------------------------------------------
+
+    def _finish(self, classification: Classification, naturals: Sequence[Card], wilds: Sequence[Card], played: Sequence[Card]) -> Fill:
+        rules = self.ruleset
+        strength = (
+            (1,) if classification.qualifies else (0,),
+            classification.score if classification.qualifies else (),
+            (-len(wilds),) if rules.natural_beats_wild else (),
+            self._suit_key(list(naturals) + list(played), classification) if rules.tiebreak != "none" else (),
+        )
+        return Fill(self, classification, naturals, wilds, played, strength)
+
+    def play_order_key(self, classification: Classification) -> Callable[[Card], tuple[int, int, int]]:
+        """Sort key of played cards: bigger groups first, then high to low,
+        the low ace of a run last."""
+        hand = classification.hand_class
+        count_of = {rank: count for count, rank in hand.groups}
+        value_of, suit_rank, run_top = self.value_of, self.suit_rank, hand.run_top
+
+        def key(card: Card) -> tuple[int, int, int]:
+            value = value_of[card.rank] if card.rank is not None else -1
+            count = count_of.get(value, 1)
+            if run_top is not None and value > run_top:
+                value = -1
+            return (-count, -value, -suit_rank.get(card.suit or "", 0))
+
+        return key
+
+    def _suit_key(self, played: Sequence[Card], classification: Classification) -> tuple[int, ...]:
+        ordered = sorted(played, key=lambda c: (self.value_of[c.rank or "A"], self.suit_rank[c.suit or self.suit_preference[0]]), reverse=True)
+        first: list[Card] = []
+        method = self.ruleset.tiebreak
+        groups = classification.hand_class.groups
+        if method == "highest_paired":
+            paired = [rank for count, rank in groups if count >= 2]
+            if paired:
+                first = [c for c in ordered if self.value_of[c.rank or "A"] == paired[0]]
+        elif method == "highest_unpaired":
+            single = [rank for count, rank in groups if count == 1]
+            if single:
+                first = [c for c in ordered if self.value_of[c.rank or "A"] == max(single)]
+        rest = [c for c in ordered if c not in first]
+        return tuple(self.suit_rank[c.suit or self.suit_preference[0]] for c in first + rest)
+
+    # --- best hand from a holding --------------------------------------------------------
+
+    def candidates(self, cards: Sequence[Card]) -> Iterable[tuple[Card, ...]]:
+        """Every set of cards that may play: all of them, or each ``hand.size`` subset."""
+        if len(cards) <= self.size:
+            return [tuple(cards)]
+        subsets = comb(len(cards), self.size)
+        if subsets > MAX_SUBSETS:
+            raise error(
+                RulesetError, "R122",
+                f"choosing the best {self.size} of {len(cards)} cards means trying {subsets:,} hands; "
+                f"the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards",
+            )
+        return combinations(cards, self.size)
+
+    def best(self, holding: Sequence[Card], subsets: Iterable[Sequence[Card]]) -> Fill | None:
+        """The best fill among ``subsets`` of ``holding`` (wilds decided on the holding)."""
+        if self.ruleset.wild.any:
+            mask_by_card: dict[Card, bool] = {}
+            for card, is_wild in zip(holding, self.wild_mask(holding)):
+                mask_by_card[card] = mask_by_card.get(card, False) or is_wild
+
+            def mask(subset: Sequence[Card]) -> list[bool]:
+                return [mask_by_card[card] for card in subset]
+        else:
+            no_wilds = [False] * len(holding)
+
+            def mask(subset: Sequence[Card]) -> list[bool]:
+                return no_wilds
+        best: Fill | None = None
+        best_key: tuple[object, ...] = ()
+        for subset in subsets:
+            fill = self.fill(subset, mask(subset))
+            if fill is None:
+                continue
+            # strength ties every hand that misses the qualifier; such a player
+            # still plays the best of their cards, so the score breaks that tie
+            key = (fill.strength, fill.classification.score)
+            if best is None or key > best_key:
+                best, best_key = fill, key
+        return best
+
+    def evaluate(self, cards: Sequence[Card], source: str = "<cards>") -> Hand:
+        """The best hand from ``cards`` (any ``hand.size`` of them)."""
+        from .hand import Hand
+
+        if len(cards) < self.ruleset.hand_min:
+            need = self.ruleset.hand_min
+            raise error(
+                CardError,
+                "C104",
+                f"{len(cards)} card{'s' if len(cards) != 1 else ''} given; {self.ruleset.name} needs at least {need}",
+                source,
+                1,
+                1,
+                hint="hands of fewer cards need a ruleset with hand.min set lower (see incomplete-hands)" if need == self.size else None,
+            )
+        fill = self.best(cards, self.candidates(cards))
+        if fill is None:
+            raise error(CardError, "C106", f"no category of {self.ruleset.name} matches these cards", source, 1, 1)
+        return Hand.from_fill(self.ruleset, fill)
+
+
+def _kinds(pattern: object) -> set[str]:
+    from ..rules.patterns import term_kinds
+
+    return term_kinds(pattern)  # type: ignore[arg-type]

@@ -1,0 +1,157 @@
+"""The result of an evaluation: what plays, in which category, and how to say it.
+
+A :class:`Hand` is what users hold on to: the category, the cards that play
+(and what each wild card stands for), the value that orders it, and a
+description rendered from the ruleset's template ("kings full of fours").
+Hands of rulesets without ``beats:`` exceptions compare with ``<`` and ``==``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:
+    from .evaluate import Fill
+    from ..rules.ruleset import Rules
+
+RANK_NAMES: dict[str, tuple[str, str]] = {
+    "2": ("two", "twos"),
+    "3": ("three", "threes"),
+    "4": ("four", "fours"),
+    "5": ("five", "fives"),
+    "6": ("six", "sixes"),
+    "7": ("seven", "sevens"),
+    "8": ("eight", "eights"),
+    "9": ("nine", "nines"),
+    "T": ("ten", "tens"),
+    "J": ("jack", "jacks"),
+    "Q": ("queen", "queens"),
+    "K": ("king", "kings"),
+    "A": ("ace", "aces"),
+}
+
+_FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
+
+
+@dataclass(frozen=True, eq=False)
+class Hand:
+    """A evaluated hand. ``strength`` orders hands (bigger wins) where no
+    ``beats:`` exception applies; ``value`` is the high-poker value."""
+
+    category: str
+    cards: tuple[str, ...]
+    played_as: tuple[str, ...]
+    wilds: dict[str, str]
+    value: tuple[int, ...]
+    strength: tuple[tuple[int, ...], ...]
+    qualifies: bool
+    ruleset: Rules = field(repr=False)
+    fill: Fill = field(repr=False)
+
+    @staticmethod
+    def from_fill(ruleset: Rules, fill: Fill) -> Hand:
+        """Wrap an evaluator result."""
+        wilds = {str(held): str(played) for held, played, wild in zip(fill.cards, fill.played_as, fill.is_wild) if wild}
+        classification = fill.classification
+        return Hand(
+            category=classification.category.name,
+            cards=tuple(str(card) for card in fill.cards),
+            played_as=tuple(str(card) for card in fill.played_as),
+            wilds=wilds,
+            value=classification.value,
+            strength=fill.strength,
+            qualifies=classification.qualifies,
+            ruleset=ruleset,
+            fill=fill,
+        )
+
+    def describe(self) -> str:
+        """The hand in words, from the category's ``describe`` template.
+
+        >>> from evaluator import load
+        >>> load("standard").evaluate("Qs Qh 8d 8c As").describe()
+        'two pair, queens and eights, ace kicker'
+        """
+        classification = self.fill.classification
+        template = classification.category.describe
+        symbols = self.ruleset.rank_symbols
+        hand = classification.hand_class
+        size = self.ruleset.hand_size
+
+        # what each wild card stands for, in playing order: "X as Kh"; a wild card
+        # may stand for itself (a one-eyed jack in a royal flush), and says so
+        wild_text = ", ".join(f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items())
+
+        def rank_name(value: int | None, plural: bool) -> str:
+            if value is None:
+                return "no"
+            if value < 0:
+                return "ace" if value == -1 and self.ruleset.ace == "both" and hand.run_top is not None else "no"
+            return RANK_NAMES[symbols[value]][1 if plural else 0]
+
+        def render(match: re.Match[str]) -> str:
+            name, modifier = match.group(1), match.group(2)
+            plural = modifier == "plural"
+            if name == "top":
+                return rank_name(hand.run_top if hand.run_top is not None else hand.ranks[0], plural)
+            if name == "bottom":
+                return rank_name(hand.run_top - size + 1 if hand.run_top is not None else hand.ranks[-1], plural)
+            if name == "cards":
+                return "-".join("10" if c[0] == "T" else c[0] for c in self.played_as)
+            if name == "wilds":
+                return wild_text
+            if name == "category":
+                return self.category.replace("_", " ")
+            if name in classification.binding:
+                return rank_name(classification.binding[name], plural)
+            if len(name) == 1 and name in "UVWXYZ":
+                return "no"
+            return match.group(0)
+
+        text = _FIELD.sub(render, template)
+        if self.wilds and "{wilds}" not in template:
+            text += f" ({wild_text})"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data for ``eval --json``."""
+        return {
+            "category": self.category,
+            "cards": list(self.cards),
+            "played_as": list(self.played_as),
+            "wilds": self.wilds,
+            "description": self.describe(),
+            "qualifies": self.qualifies,
+            "value": list(self.value),
+        }
+
+    def __str__(self) -> str:
+        return f"{' '.join(self.cards)}: {self.describe()}"
+
+    def _check(self, other: object) -> Hand:
+        if not isinstance(other, Hand) or other.ruleset is not self.ruleset:
+            raise TypeError("only hands of the same ruleset compare")
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self.ruleset is other.ruleset and self.strength == other.strength
+
+    def __hash__(self) -> int:
+        return hash(self.strength)
+
+    def __lt__(self, other: Hand) -> bool:
+        return self.strength < self._check(other).strength
+
+    def __gt__(self, other: Hand) -> bool:
+        return self.strength > self._check(other).strength
+
+    def __le__(self, other: Hand) -> bool:
+        return self.strength <= self._check(other).strength
+
+    def __ge__(self, other: Hand) -> bool:
+        return self.strength >= self._check(other).strength

@@ -1,0 +1,1 @@
+"""The odds stage (see DESIGN.md)."""

@@ -1,0 +1,252 @@
+"""Pot shares of batches of deals, with the hi-lo halves apart.
+
+The whole pot is settled by :meth:`Ruleset.showdown_many` (vectorised on the
+compiled tables; ``beats:`` exceptions and top cycles included). Odds of a
+hi-lo game also report how much of each player's equity comes from each half
+and how often nobody qualifies in a half: for those games each half's winners
+are found with the same batch machinery, and the few deals it cannot settle
+alone (an exception that might decide, lowest-card wild in a card-usage game)
+are settled by the generic ``showdown``, half by half.
+
+The common case -- one pot, one board, any five of hole and board, a ruleset
+on the tables' direct path -- is settled here without ``showdown_many``: the
+board is shared by every player, so its part of each lookup key (the sum of
+its card codes) is computed once per deal and each player adds only the codes
+of their hole cards. It is tested equal to ``showdown_many`` and to the
+generic showdown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..compiled.batch_rank import direct_many
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
+
+#: Rank lookups per chunk: the working arrays of a chunk stay small.
+ROWS = 1 << 18
+
+
+@dataclass
+class Settled:
+    """Shares of a batch: the whole pot per player, and per half."""
+
+    shares: np.ndarray  # (n, players) fractions of the pot
+    halves: list[tuple[str, np.ndarray]]  # (half name, (n, players) share of the pot won in that half)
+    dead_halves: list[tuple[str, np.ndarray]]  # (half name, (n,) True when nobody qualifies in it on any board)
+
+
+class ShareEngine:
+    """Settles batches of deal rows (see :mod:`evaluator.odds.deals`) of one ruleset."""
+
+    def __init__(self, ruleset: Rules, players: int, hole: int, board: int, boards: int) -> None:
+        from ..compiled.batch_showdown import _combinations, _Half
+        from ..engine.showdown import _half_rulesets
+
+        self.ruleset = ruleset
+        self.players, self.hole, self.board, self.boards = players, hole, board, boards
+        self.names = [name for name, _ in _half_rulesets(ruleset)]
+        self.halves = [_Half(ruleset, rules) for _, rules in _half_rulesets(ruleset)]
+        self.subsets = _combinations(ruleset, hole, board)
+        # no exception and no lowest-card wild: the halves' batch winners settle every deal
+        self.halves_alone = not any(half.beats or half.rules.wild.lowest_rank for half in self.halves)
+        ranker = self.halves[0].ranker
+        # every value is a qualifying hand (no qualifier, every class in a category): no category lookup
+        self.all_qualify = ruleset.qualifier is None and bool((self.halves[0].categories >= 0).all())
+        self.same_ids = bool(np.array_equal(self.halves[0].id_map, np.arange(len(ruleset.deck))))
+        self.shared_board = (
+            len(self.halves) == 1
+            and boards == 1
+            and board >= 1
+            and self.subsets is None
+            and not self.halves[0].beats
+            and ranker.mode == "direct"
+            and not ranker.lowest
+            and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
+        )
+
+    @property
+    def cost(self) -> int:
+        """Rank lookups per deal (the unit of the exact-enumeration limit).
+
+        A lookup is one holding ranked on the tables' direct path; the slower
+        paths count as the lookups they are worth: a suit tie-break ranks every
+        ``hand.size`` subset with its suit key (about 20 lookups each), the
+        generic path about 1000.
+        """
+        per_player = len(self.subsets) if self.subsets is not None else 1
+        weight = 0
+        for half in self.halves:
+            ranker = half.ranker
+            if ranker.mode == "generic":
+                weight += 1000
+            elif ranker.mode == "suited":
+                held = ranker.size if self.subsets is not None else self.hole + self.board
+                weight += 20 * comb(held, ranker.size) if held >= ranker.size else 20
+            else:
+                weight += 1
+        return self.players * self.boards * per_player * weight
+
+    def split(self, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, players, hole) and (n, boards, board) views of deal rows."""
+        n, edge = len(deals), self.players * self.hole
+        return deals[:, :edge].reshape(n, self.players, self.hole), deals[:, edge:].reshape(n, self.boards, self.board)
+
+    def settle(self, deals: np.ndarray) -> Settled:
+        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups)."""
+        step = max(64, ROWS // self.cost)
+        if len(deals) <= step:
+            return self._settle(deals)
+        parts = [self._settle(deals[start : start + step]) for start in range(0, len(deals), step)]
+        return Settled(
+            np.concatenate([part.shares for part in parts]),
+            [(name, np.concatenate([part.halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
+            [(name, np.concatenate([part.dead_halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
+        )
+
+    def _settle(self, deals: np.ndarray) -> Settled:
+        holes, boards = self.split(deals)
+        if self.shared_board:
+            shares = self._shared_board_shares(deals)
+            return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
+        if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
+            per_half, dead = self._halves(holes, boards)
+            total = np.sum(per_half, axis=0)
+            return Settled(
+                total, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True))
+            )
+        shares = self.ruleset.showdown_many(holes, boards)
+        if len(self.halves) == 1:
+            dead = shares.sum(axis=1) == 0
+            return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
+        per_half, dead = self._halves(holes, boards)
+        # deals the batch halves cannot settle alone: the generic showdown, half by half
+        doubtful = np.flatnonzero(np.abs(np.sum(per_half, axis=0) - shares).max(axis=1) > 1e-9)
+        for deal in doubtful.tolist():
+            self._generic_halves(holes[deal], boards[deal], deal, per_half, dead)
+        return Settled(shares, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True)))
+
+    def _shared_board_shares(self, deals: np.ndarray) -> np.ndarray:
+        """Shares with the board's part of every key computed once (see the module docstring)."""
+        half = self.halves[0]
+        ranker = half.ranker
+        # one transposed copy: every card column is then contiguous for the gathers
+        columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
+        edge, hole = self.players * self.hole, self.hole
+        layout = ranker.layout
+        k = hole + self.board
+        dense_nf, _ = ranker._dense_tables(k)
+        table = ranker._code_table
+        board_total = table[columns[edge]] + np.int64(layout.bias)
+        for j in range(edge + 1, edge + self.board):
+            board_total += table[columns[j]]
+        flush_bits = np.int64(layout.flush_bits)
+        values = np.empty((self.players, len(deals)), dtype=np.int64)
+        for p in range(self.players):
+            total = board_total.copy()
+            for j in range(p * hole, (p + 1) * hole):
+                total += table[columns[j]]
+            values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
+            if ranker.tables.flush_matters:
+                rows = np.flatnonzero(total & flush_bits)
+                if len(rows):
+                    own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
+                    cards = columns[own][:, rows].T
+                    values[p, rows] = direct_many(ranker, np.ascontiguousarray(cards))  # flush-capable rows: ranked whole
+        values = values.T
+        alive = values >= 0 if self.all_qualify else half.category(values) >= 0
+        best = np.where(alive, values, -2).max(axis=1, keepdims=True)
+        winners = alive & (values == best)
+        return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)
+
+    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
+        from code sums: each hole part and each board part summed once, then added pairwise.
+        None when the ruleset is not on the plain direct path (the batch showdown's rows then)."""
+        ranker = half.ranker
+        size = ranker.size
+        if (
+            self.subsets is None
+            or ranker.mode != "direct"
+            or ranker.lowest
+            or (ranker.tables.flush_matters and ranker.model.suit_keyed)
+            or self.subsets.shape[1] != size
+        ):
+            return None
+        layout = ranker.layout
+        table = ranker._code_table
+        holes, board = half.id_map[holes], half.id_map[board]
+        use_hole = int((self.subsets[0] < self.hole).sum())
+        hole_parts = {
+            part: np.sum([table[holes[:, :, c]] for c in part], axis=0)
+            for part in combinations(range(self.hole), use_hole)
+        }
+        board_parts = {
+            part: np.sum([table[board[:, c]] for c in part], axis=0) + np.int64(layout.bias)
+            for part in combinations(range(self.board), size - use_hole)
+        }
+        dense_nf, dense_fl = ranker._dense_tables(size)
+        flush = ranker.tables.flush_matters
+        both = np.concatenate([dense_nf, dense_fl[0]]) if flush else dense_nf
+        flush_bits = np.int64(layout.flush_bits)
+        best = np.full(holes.shape[:2], -1, dtype=np.int64)
+        for board_sum in board_parts.values():
+            for hole_sum in hole_parts.values():
+                total = hole_sum + board_sum[:, None]
+                where = ranker.index.index(total >> layout.shift, size)
+                if flush:  # a five-card hand: its one-suited value sits right after the plain table
+                    where += ((total & flush_bits) != 0) * len(dense_nf)
+                np.maximum(best, both[where], out=best)
+        return best
+
+    def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        from ..compiled.batch_showdown import _values, _winners
+
+        n = len(holes)
+        per_board = []
+        live_boards = np.zeros(n, dtype=np.int64)
+        for b in range(self.boards):
+            board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
+            cards = np.concatenate([holes, board], axis=2)
+            won = []
+            for half in self.halves:
+                values = self._subset_values(half, holes, boards[:, b])
+                won.append(_winners(half, values if values is not None else _values(half, cards, self.subsets))[0])
+            live: np.ndarray = np.zeros(n, dtype=np.int64)
+            for winners in won:
+                live += winners.any(axis=1)
+            live_boards += live > 0
+            per_board.append((live, won))
+        per_half = [np.zeros((n, self.players)) for _ in self.halves]
+        dead = [np.ones(n, dtype=bool) for _ in self.halves]
+        for live, won in per_board:
+            for h, winners in enumerate(won):
+                count = winners.sum(axis=1, keepdims=True)
+                per_half[h] += np.where(winners, 1.0 / np.maximum(live_boards[:, None] * live[:, None] * count, 1), 0.0)
+                dead[h] &= ~winners.any(axis=1)
+        return per_half, dead
+
+    def _generic_halves(
+        self, holes: np.ndarray, boards: np.ndarray, deal: int, per_half: list[np.ndarray], dead: list[np.ndarray]
+    ) -> None:
+        from ..engine.showdown import showdown
+
+        deck = self.ruleset.deck
+        players = [[deck[i] for i in hole] for hole in holes.tolist()]
+        board_cards = [[deck[i] for i in board] for board in boards.tolist()]
+        result = showdown(self.ruleset, players, board_cards[0] if len(board_cards) == 1 else board_cards)
+        for h in range(len(self.halves)):
+            per_half[h][deal] = 0.0
+            dead[h][deal] = True
+        for half in result.halves:
+            h = next((i for i, name in enumerate(self.names) if half.name.endswith(name)), 0)
+            for winner in half.winners:
+                per_half[h][deal, winner] += float(half.share) / len(half.winners)
+            dead[h][deal] &= not half.winners

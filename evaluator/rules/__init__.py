@@ -1,0 +1,1 @@
+"""The rules stage (see DESIGN.md)."""

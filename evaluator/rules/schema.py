@@ -1,0 +1,293 @@
+"""Validating merged ruleset data against ``grammar/ruleset.schema.json``.
+
+The schema (JSON Schema draft 2020-12) is the single statement of the file
+format; this module only runs it and translates its findings. Validation runs
+on the *merged* :class:`~evaluator.rules.load.Document` (after ``extends:``), and each
+jsonschema error is mapped back through the document's position index to the
+file, line and column where the offending value (or, for an unknown key, the
+key itself) was written - which may be a parent file.
+
+jsonschema's own messages are reprs of Python data; they are replaced by short
+human ones, one stable code per kind of problem:
+
+- S101 unknown key (``additionalProperties``), at the key, with "did you mean"
+- S102 wrong type
+- S103 value not allowed (``enum``, ``const``, ``pattern``), listing what is
+- S104 missing required key
+- S105 any other violation (ranges, lengths, counts, uniqueness)
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from ..core import resources
+from ..core.errors import Diagnostic, SchemaError
+from .load import Document, Position
+
+if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+SCHEMA_FILE = "ruleset.schema.json"
+
+# YAML words for JSON types: users write YAML, not JSON.
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+# Human words for the schema's regular expressions (anything else is shown raw).
+_PATTERN_WORDS = {
+    "^[a-z][a-z0-9_]*$": "lowercase letters, digits and '_', starting with a letter",
+    "^[a-z0-9][a-z0-9_-]*$": "lowercase letters, digits, '_' and '-', starting with a letter or digit",
+}
+_CARD_PATTERN_WORDS = "a card such as 'As', 'Th', '10h', or a joker 'X', 'X1', 'X2'"
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The parsed ruleset JSON Schema (read once; do not mutate it)."""
+    path = resources.grammar_dir() / SCHEMA_FILE
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+# --------------------------------------------------------------------------- wording
+
+
+def _where(path: tuple) -> str:
+    """A path as a user would write it: ``deck.jokers``, ``examples[3].hand``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "the ruleset"
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a user's value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _type_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    for kind, word in (
+        (dict, "a mapping"), (list, "a list"), (str, "text"), (int, "a whole number"), (float, "a number"),
+    ):
+        if isinstance(value, kind):
+            return word
+    return type(value).__name__
+
+
+def _allowed(values: Iterable[Any]) -> list[str]:
+    """Distinct renderings of allowed values (2 and "2" are shown once)."""
+    shown: list[str] = []
+    for value in values:
+        text = str(value) if not isinstance(value, str) else value
+        if text not in shown:
+            shown.append(text)
+    return shown
+
+
+def _hint_close(word: Any, choices: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def _duplicate(items: list[Any]) -> Any:
+    for i, item in enumerate(items):
+        for other in items[i + 1:]:
+            if type(item) is type(other) and item == other:
+                return item
+    return None
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+def _diag(code: str, message: str, where: Position, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, message, where.source, where.line, where.col, "error", hint)
+
+
+def _is_key_error(err: ValidationError) -> bool:
+    """An error about a mapping key itself (from ``propertyNames``), not a value."""
+    return "propertyNames" in err.absolute_schema_path
+
+
+def _unknown_keys(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+    allowed = list(err.schema.get("properties", {}))
+    patterns = list(err.schema.get("patternProperties", {}))
+    result = []
+    for key in err.instance:
+        if key in allowed or (isinstance(key, str) and any(re.search(p, key) for p in patterns)):
+            continue
+        hint = _hint_close(key, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
+        result.append(_diag("S101", f"unknown key {_show(key)}", doc.key_position((*path, key)), hint))
+    return result
+
+
+def _wrong_type(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+    wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+    expected = " or ".join(_TYPE_WORDS.get(t, t) for t in wanted)
+    if _is_key_error(err):
+        where = doc.key_position((*path, err.instance))
+        return [_diag("S102", f"the key {_show(err.instance)} in {_where(path)} must be {expected}", where)]
+    message = f"{_where(path)} must be {expected}, not {_type_of(err.instance)}"
+    return [_diag("S102", message, doc.position(path))]
+
+
+def _not_allowed(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+    if err.validator == "pattern":
+        pattern = err.validator_value
+        words = _PATTERN_WORDS.get(pattern) or (
+            _CARD_PATTERN_WORDS if "Xx" in pattern else f"text matching {pattern}"
+        )
+        if _is_key_error(err):
+            return [_diag("S103", f"bad name {_show(err.instance)} in {_where(path)}: use {words}",
+                          doc.key_position((*path, err.instance)))]
+        return [_diag("S103", f"{_where(path)} cannot be {_show(err.instance)}: use {words}",
+                      doc.position(path))]
+    values = err.validator_value if err.validator == "enum" else [err.validator_value]
+    allowed = _allowed(values)
+    message = f"{_where(path)} cannot be {_show(err.instance)}; allowed: {', '.join(allowed)}"
+    hint = _hint_close(err.instance, allowed) if isinstance(err.instance, str) else None
+    return [_diag("S103", message, doc.position(path), hint)]
+
+
+def _missing(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+    missing = [key for key in err.validator_value if key not in err.instance]
+    return [_diag("S104", f"{_where(path)} is missing the required key {key!r}", doc.position(path))
+            for key in missing]
+
+
+def _other(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+    where, value, limit = _where(path), err.instance, err.validator_value
+    if err.validator == "anyOf" and isinstance(value, dict):
+        # alternatives that differ by a required key read best as "needs one of"
+        keys = [key for option in limit for key in option.get("required", [])]
+        if keys:
+            named = ", ".join(repr(key) for key in keys)
+            return [_diag("S104", f"{where} needs one of the keys {named}", doc.position(path))]
+    words: dict[str, Callable[[], str]] = {
+        "minimum": lambda: f"{where} must be at least {limit}, not {_show(value)}",
+        "maximum": lambda: f"{where} must be at most {limit}, not {_show(value)}",
+        "exclusiveMinimum": lambda: f"{where} must be more than {limit}",
+        "exclusiveMaximum": lambda: f"{where} must be less than {limit}",
+        "minItems": lambda: f"{where} needs at least {limit} item{'s' * (limit != 1)}",
+        "maxItems": lambda: f"{where} has too many items (at most {limit})",
+        "uniqueItems": lambda: f"{where} lists {_show(_duplicate(value))} more than once",
+        "minLength": lambda: f"{where} must not be empty" if limit == 1
+        else f"{where} must be at least {limit} characters",
+        "maxLength": lambda: f"{where} is too long (at most {limit} characters)",
+        "maxProperties": lambda: f"{where} has too many entries (at most {limit})",
+        "minProperties": lambda: f"{where} needs at least {limit} entr{'ies' if limit != 1 else 'y'}",
+        "anyOf": lambda: f"{where} does not match any of the allowed forms",
+        "oneOf": lambda: f"{where} does not match exactly one of the allowed forms",
+    }
+    make = words.get(str(err.validator))
+    message = make() if make else f"{where}: {err.message[:200]}"
+    return [_diag("S105", message, doc.position(path))]
+
+
+_HANDLERS: dict[str, Callable[[ValidationError, Document, tuple], list[Diagnostic]]] = {
+    "additionalProperties": _unknown_keys,
+    "type": _wrong_type,
+    "enum": _not_allowed,
+    "const": _not_allowed,
+    "pattern": _not_allowed,
+    "required": _missing,
+}
+
+
+def _diagnose(err: ValidationError, doc: Document) -> list[Diagnostic]:
+    """The diagnostics for one jsonschema error (an unknown-keys error may name several keys)."""
+    handler = _HANDLERS.get(str(err.validator), _other)
+    return handler(err, doc, tuple(err.absolute_path))
+
+
+# --------------------------------------------------------------------------- public
+
+
+def _unreadable(err: ValidationError) -> list[tuple[Any, ...]]:
+    """The paths of the values an error makes unreadable: the unknown keys themselves,
+    a badly named key, else the value the error is about (a mapping missing a key)."""
+    path = tuple(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {})
+        patterns = list(err.schema.get("patternProperties", {}))
+        return [
+            (*path, key) for key in err.instance
+            if key not in allowed and not (isinstance(key, str) and any(re.search(p, key) for p in patterns))
+        ]
+    if _is_key_error(err):
+        return [(*path, err.instance)]
+    return [path]
+
+
+def findings(doc: Document) -> list[tuple[list[Diagnostic], list[tuple[Any, ...]]]]:
+    """Each schema violation of ``doc``: its diagnostics and the paths of the values it makes unreadable."""
+    return [(_diagnose(err, doc), _unreadable(err)) for err in _validator().iter_errors(doc.data)]
+
+
+def validate(doc: Document) -> list[Diagnostic]:
+    """Every schema violation in ``doc``, positioned and sorted; ``[]`` when it is valid."""
+    found: dict[Diagnostic, None] = {}  # ordered and deduplicated
+    for diagnostics, _ in findings(doc):
+        found.update(dict.fromkeys(diagnostics))
+    order = {source: rank for rank, source in enumerate(doc.sources)}
+    return sorted(found, key=lambda d: (order.get(d.source, len(order)), d.source, d.line, d.col, d.code))
+
+
+def check(doc: Document) -> None:
+    """Raise :class:`~evaluator.core.errors.SchemaError` with every violation when ``doc`` is invalid."""
+    diagnostics = validate(doc)
+    if diagnostics:
+        raise SchemaError(diagnostics)
+
+
+@cache
+def _validator_for(schema_file: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    path = resources.grammar_dir() / schema_file
+    return Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+def validate_against(doc: Document, schema_file: str) -> list[Diagnostic]:
+    """Every violation of the shipped schema ``schema_file`` (e.g. ``paytable.schema.json``)
+    in ``doc``, positioned and sorted, with the same wording as :func:`validate`."""
+    found: dict[Diagnostic, None] = {}
+    for err in _validator_for(schema_file).iter_errors(doc.data):
+        found.update(dict.fromkeys(_diagnose(err, doc)))
+    return sorted(found, key=lambda d: (d.source, d.line, d.col, d.code))

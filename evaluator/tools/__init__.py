@@ -1,0 +1,1 @@
+"""The tools stage (see DESIGN.md)."""

@@ -1,0 +1,187 @@
+"""Heads-up showdowns whose outcome changes between two rulesets.
+
+Both players are dealt the same N cards under both rulesets from the cards
+both decks hold. The share is *exact* when the rules are the same (nothing can
+change) or when there are no more deals than the sample budget (every deal is
+enumerated); otherwise it is *sampled* with a stated seed and a 95% Wilson
+score interval. Games (a board, must-use rules, hi-lo) are dealt by
+:mod:`evaluator.tools.game_sample`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, TextIO
+
+from ..rules.cards import Card
+from ..core.errors import PokerRulesError
+from ..core.stats_math import wilson_interval
+
+if TYPE_CHECKING:
+    from ..engine.hand import Hand
+    from ..ruleset import Ruleset
+
+CHANGED_EXAMPLES = 3  # changed showdowns kept as examples
+
+
+def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
+    """The hand ``cards`` make under ``ruleset``, or None when no category matches."""
+    try:
+        return ruleset.engine.evaluate(list(cards))
+    except PokerRulesError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedDeal:
+    """A heads-up deal whose outcome differs between the rulesets."""
+
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    outcome_a: int  # 1 first wins, -1 second wins, 0 tie
+    outcome_b: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownShare:
+    """How many heads-up showdowns change their outcome.
+
+    ``method`` is ``identical`` (same rules: exactly none, nothing dealt),
+    ``exact`` (every deal enumerated), ``sampled`` (``deals`` random deals with
+    ``seed``; ``low``/``high`` the 95% Wilson interval) or ``impossible`` (the
+    common deck cannot deal two hands; ``share`` is None).
+    """
+
+    method: str
+    cards: int
+    common_deck: int
+    deals: int
+    changed: int
+    share: float | None
+    low: float | None = None
+    high: float | None = None
+    seed: int | None = None
+    examples: tuple[ChangedDeal, ...] = ()
+    reason: str = ""
+
+
+# --- showdowns whose outcome changes ---------------------------------------------------------------
+
+
+def _outcome(ruleset: Ruleset, first: Hand | None, second: Hand | None) -> int:
+    """1 first wins, -1 second wins, 0 tie; a hand no category matches loses."""
+    if first is None or second is None:
+        return (first is not None) - (second is not None)
+    return ruleset.compare(first, second)
+
+
+class _Judge:
+    """Outcomes of heads-up deals under both rulesets, hands evaluated once each."""
+
+    def __init__(self, a: Ruleset, b: Ruleset) -> None:
+        self.a, self.b = a, b
+        self.hands: dict[tuple[Card, ...], tuple[Hand | None, Hand | None]] = {}
+
+    def hands_of(self, cards: tuple[Card, ...]) -> tuple[Hand | None, Hand | None]:
+        key = tuple(sorted(cards))
+        if key not in self.hands:
+            self.hands[key] = (_evaluate(self.a, key), _evaluate(self.b, key))
+        return self.hands[key]
+
+    def outcomes(self, first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[int, int]:
+        a_first, b_first = self.hands_of(first)
+        a_second, b_second = self.hands_of(second)
+        return _outcome(self.a, a_first, a_second), _outcome(self.b, b_first, b_second)
+
+
+def heads_up_deals(deck_size: int, cards: int) -> int:
+    """Unordered heads-up deals of ``cards`` cards each from ``deck_size`` cards."""
+    return math.comb(deck_size, cards) * math.comb(deck_size - cards, cards) // 2
+
+
+def _changed(judge: _Judge, first: tuple[Card, ...], second: tuple[Card, ...], examples: list[ChangedDeal]) -> bool:
+    outcome_a, outcome_b = judge.outcomes(first, second)
+    if outcome_a == outcome_b:
+        return False
+    if len(examples) < CHANGED_EXAMPLES:
+        examples.append(ChangedDeal(tuple(map(str, first)), tuple(map(str, second)), outcome_a, outcome_b))
+    return True
+
+
+def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
+    """Enumerate every heads-up deal (each physical card distinct) and count the changed ones."""
+    examples: list[ChangedDeal] = []
+    judge, changed, deals = _Judge(a, b), 0, 0
+    positions = range(len(deck))
+    for first in combinations(positions, cards):
+        rest = [p for p in positions if p not in first and p > first[0]]
+        first_cards = tuple(deck[p] for p in first)
+        for second in combinations(rest, cards):
+            deals += 1
+            changed += _changed(judge, first_cards, tuple(deck[p] for p in second), examples)
+    return ShowdownShare(
+        "exact", cards, len(deck), deals, changed, changed / deals if deals else 0.0, examples=tuple(examples)
+    )
+
+
+def sampled_share(
+    a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None
+) -> ShowdownShare:
+    """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
+    rng = random.Random(seed)
+    examples: list[ChangedDeal] = []
+    judge, changed = _Judge(a, b), 0
+    meter = _Progress(progress, samples)
+    for number in range(samples):
+        dealt = rng.sample(deck, 2 * cards)
+        changed += _changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
+        meter.update(number + 1)
+    meter.done()
+    low, high = wilson_interval(changed, samples)
+    return ShowdownShare(
+        "sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples)
+    )
+
+
+def showdown_share(
+    a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None
+) -> ShowdownShare:
+    """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled."""
+    from .diff import common_deck, rules_fingerprint
+
+    deck = common_deck(a, b)
+    if len(deck) < 2 * cards:
+        reason = f"the decks share {len(deck)} cards, too few to deal two hands of {cards}"
+        return ShowdownShare("impossible", cards, len(deck), 0, 0, None, reason=reason)
+    deals = heads_up_deals(len(deck), cards)
+    if rules_fingerprint(a) == rules_fingerprint(b):
+        return ShowdownShare(
+            "identical", cards, len(deck), deals, 0, 0.0, reason="the rules that decide a showdown are the same"
+        )
+    if deals <= samples:
+        return exact_share(a, b, deck, cards)
+    return sampled_share(a, b, deck, cards, samples, seed, progress)
+
+
+class _Progress:
+    """Plain progress lines on stderr (a terminal or not) once dealing has taken a second."""
+
+    def __init__(self, stream: TextIO | None, total: int) -> None:
+        from ..core.progress import Progress
+
+        self.lines = Progress("pokerrules diff: dealing showdowns", stream) if stream is not None else None
+        if self.lines is not None:
+            self.lines.__enter__()
+        self.total = total
+
+    def update(self, done: int) -> None:
+        if self.lines is not None:
+            self.lines.step(f"{100 * done // self.total}%")
+
+    def done(self) -> None:
+        if self.lines is not None:
+            self.lines.__exit__(None, None, None)

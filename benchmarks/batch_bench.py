@@ -90,7 +90,7 @@ def showdown_rows(deals: int, rounds: int) -> list[str]:
     """Rows: showdown_many, the pkrbot loop and the generic showdown, per game."""
     import pkrbot
 
-    from evaluator.engine.showdown import showdown
+    from evaluator.compiled.fasthand import showdown
 
     rows = [
         "| game | players | showdown_many deals/s | pkrbot loop deals/s | x pkrbot "

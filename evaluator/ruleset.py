@@ -46,7 +46,7 @@ class Ruleset(Rules):
         Raises:
             CardError: C101 unreadable, C102 not in this deck, C103 repeated.
         """
-        from .engine.evaluate import read_cards
+        from .engine.cardread import read_cards
 
         return read_cards(self, text, source)
 
@@ -90,7 +90,7 @@ class Ruleset(Rules):
         >>> load("standard").showdown(["Kc 7d", "Qs Td"], board="Jh Jd Jc Js 9s")
         [0]
         """
-        from .engine.showdown import showdown
+        from .compiled.fasthand import showdown
 
         return showdown(self, hands, board).winners
 

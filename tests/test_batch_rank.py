@@ -13,7 +13,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from evaluator import fast, load
+from evaluator import load
+from evaluator.compiled import fast
 from evaluator.compiled.batch_rank import blocks_for
 from evaluator.rules.cards import Card
 from evaluator.compiled.fast import ruleset_ranker

@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluator import diskcache, load
+from evaluator import load
+from evaluator.core import diskcache
 from evaluator.compiled.fast import FastRanker
 from evaluator.rules.parsercache import MAGIC as PARSER_MAGIC
 from evaluator.rules.parsercache import pattern_cache_name
@@ -492,7 +493,8 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
 
 
 def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
-    from evaluator import parsercache, tables
+    from evaluator.compiled import tables
+    from evaluator.rules import parsercache
 
     assert {tables.MAGIC, parsercache.MAGIC} <= set(diskcache.MAGICS)
 

@@ -258,9 +258,9 @@ def test_an_unwritable_page_prints_nothing(capsys: pytest.CaptureFixture[str], t
 
 
 def test_progress_shows_on_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from evaluator import cli_odds
+    from evaluator.core import progress
 
-    monkeypatch.setattr(cli_odds.Bar.__init__, "__defaults__", (None, 0.0))  # no one-second delay
+    monkeypatch.setattr(progress.Bar.__init__, "__defaults__", (None, 0.0))  # no one-second delay
     code, out, err = run(capsys, "chart", "short-deck-holdem", "--samples", "100", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["method"] == "sampled"
     assert "pokerrules: chart of short-deck-holdem [" in err and "100%" in err

@@ -27,14 +27,23 @@ from pathlib import Path
 
 import pytest
 
-from evaluator import check, codes
+from evaluator.core import codes
+from evaluator.tools import check
 from evaluator.tools.check import check_file, check_paths, render
 from evaluator.cli.main import main
 from evaluator.core.errors import Diagnostic
 from evaluator.rules.load import parse_yaml
 from evaluator.core.resources import grammar_dir, rulesets_dir
-from evaluator.ruleset import build_ruleset
+from evaluator.rules.load import Document
+from evaluator.rules.ruleset import build_ruleset as build_rules
+from evaluator.ruleset import Ruleset
 from samples import SMALL
+
+
+def build_ruleset(document: Document) -> Ruleset:
+    """A document built as the facade's Ruleset (the linter uses its engine)."""
+    return build_rules(document, kind=Ruleset)
+
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).resolve().parent / "broken"

@@ -19,7 +19,8 @@ import pytest
 from samples import SMALL
 
 import evaluator
-from evaluator import cli, cli_args
+from evaluator.cli import args as cli_args
+from evaluator.cli import main as cli
 from evaluator.cli.main import build_parser, main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,7 +77,7 @@ def test_version_comes_from_the_metadata_of_the_imported_distribution(monkeypatc
         def locate_file(self, name: str) -> Path:
             return self.root / name
 
-    ours = Path(cli_args.__file__).resolve().parents[1]
+    ours = Path(evaluator.__file__).resolve().parents[1]
     monkeypatch.setattr(metadata, "distribution", lambda name: Distribution("9.8.7", ours))
     assert cli_args.installed_version() == "9.8.7"
     # another copy installed elsewhere (an editable install, an old wheel): this package's own version

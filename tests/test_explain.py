@@ -159,7 +159,8 @@ def test_position_names_come_from_the_pattern_not_the_name() -> None:
 
 def test_rank_by_names(tmp_path: object) -> None:
     from evaluator.rules.load import parse_yaml
-    from evaluator.ruleset import build_ruleset
+    from evaluator.rules.ruleset import build_ruleset
+    from evaluator.ruleset import Ruleset
 
     text = """\
 hand: {size: 5}
@@ -168,7 +169,7 @@ categories:
   other: {pattern: "not XX Y Z W"}
 order: [any_pair, other]
 """
-    rs = build_ruleset(parse_yaml(text, "r.yaml"))
+    rs = build_ruleset(parse_yaml(text, "r.yaml"), None, Ruleset)
     names = position_names(rs.category("any_pair"), 5)
     assert names[:2] == ["first kicker", "pair rank"]
     assert names[2:] == ["highest card", "second card", "third card", "fourth card", "fifth card"]

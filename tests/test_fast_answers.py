@@ -16,15 +16,16 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator import showdown as showdown_module
 from evaluator.rules.cards import Card
 from evaluator.tools.check import check_paths
 from evaluator.cli.main import main
 from evaluator.core.errors import CardError, PokerRulesError, RulesetError
-from evaluator.engine.evaluate import read_cards, read_cards_slowly
+from evaluator.engine.cardread import read_cards, read_cards_slowly
 from evaluator.core.resources import catalogue_names
 from evaluator.ruleset import Ruleset
-from evaluator.engine.showdown import compare, showdown
+from evaluator.compiled.fasthand import showdown
+from evaluator.engine.showdown import compare
+from evaluator.engine.showdown import showdown as engine_showdown
 from evaluator.compiled.tables import card_model
 
 CATALOGUE = catalogue_names()
@@ -237,9 +238,7 @@ def test_evaluate_and_compare_equal_the_generic_engine(name: str) -> None:
 
 
 def generic_showdown(rs: Ruleset, monkeypatch: pytest.MonkeyPatch, *args: object) -> object:
-    with monkeypatch.context() as patch:
-        patch.setattr(showdown_module, "_fast_half", lambda *a: None)
-        return showdown(rs, *args)  # type: ignore[arg-type]
+    return engine_showdown(rs, *args)  # type: ignore[arg-type]  # the engine alone: no tables
 
 
 @pytest.mark.parametrize("name", CATALOGUE)

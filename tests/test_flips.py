@@ -21,7 +21,8 @@ import pytest
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.tools.diff import common_deck
-from evaluator.tools.flips import FlipCensus, _cause, _label, census, hand_classes, sampled_census
+from evaluator.tools.flips import FlipCensus, census, hand_classes, sampled_census
+from evaluator.tools.flips_sampled import _cause, _label
 from evaluator.tools.lowball import low_breakdown
 
 ROOT = Path(__file__).resolve().parents[1]

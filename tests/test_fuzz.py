@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluator import check
+from evaluator.tools import check
 from evaluator.rules.cards import tokenize
 from evaluator.tools.check import check_file
 from evaluator.cli.main import main

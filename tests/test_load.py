@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluator import resources
+from evaluator.core import resources
 from evaluator.core.errors import Diagnostic, LoadError, PokerRulesError
 from evaluator.rules.load import (
     MAX_EXTENDS,

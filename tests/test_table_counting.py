@@ -1,6 +1,6 @@
 """``stats`` above the hand size counts with the tables' own exact counter.
 
-The counter of the compiled tables (``tables.count_values_fast``) must give the
+The counter of the compiled tables (``class_count.count_values_fast``) must give the
 same table as the class walk of ``counting.py`` (its generic counter, valued
 by the generic engine): counts, distinct values and unplayable deals.
 """
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluator import counting, load, stats
+from evaluator import load
+from evaluator.compiled import counting
+from evaluator.tools import stats
 
 
 @pytest.mark.parametrize(

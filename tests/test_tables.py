@@ -48,16 +48,16 @@ import pytest
 from evaluator import load
 from evaluator.rules.cards import Card
 from evaluator.core.errors import CardError, PokerRulesError
-from evaluator.compiled.fast import FastRanker
+from evaluator.compiled.fast import FastRanker, ruleset_ranker
 from evaluator.core.resources import CACHE_ENV, catalogue_names
 from evaluator.ruleset import Ruleset
-from evaluator import tables as tables_module
+from evaluator.compiled import tables as tables_module
+from evaluator.compiled.class_count import count_categories_fast
 from evaluator.compiled.tables import (
     MAGIC,
     NO_HAND,
     build_tables,
     cache_path,
-    count_categories_fast,
     count_vectors,
     load_tables,
     read_cache,
@@ -86,7 +86,7 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def ranker(rs: Ruleset) -> FastRanker:
     """The ruleset's ranker (tables built or read once)."""
-    return tables_for(rs).ranker
+    return ruleset_ranker(rs)
 
 
 def generic(rs: Ruleset, cards: Sequence[Card]) -> int:
@@ -596,12 +596,12 @@ def test_a_cache_file_of_another_ruleset_is_not_used(fresh_cache: Path) -> None:
 
 
 def test_the_cache_key_follows_the_ruleset_and_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    import evaluator
+    from evaluator.core import version
 
     names = ["standard", "suits-bridge", "suits-german", "short-deck", "deuces-wild"]
     assert len({ruleset_hash(load(n)) for n in names}) == len(names)
     before = ruleset_hash(load("standard"))
-    monkeypatch.setattr(evaluator, "__version__", "99.0")
+    monkeypatch.setattr(version, "__version__", "99.0")
     assert ruleset_hash(load("standard")) != before
 
 

@@ -4,9 +4,6 @@
 help and examples; ``output.py`` the conventions every command writes by
 (JSON documents and lines, errors, exit codes); one module per command that
 needs more than a few lines (``evaluate``, ``compare``, ``odds``, ``chart``,
-``draw``). It may import every stage below it.
+``draw``). It may import every stage below it. The entry point is
+:func:`evaluator.cli.main.main` (the ``pokerrules`` script).
 """
-
-from .main import main
-
-__all__ = ["main"]

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..core.safe_text import visible
+from ..odds.cluster import add_cluster_options
 from .args import RULESET_HELP, add_command, add_json
 from .output import UsageError, json_document
-from ..odds.cluster import add_cluster_options
-from ..core.safe_text import visible
 
 if TYPE_CHECKING:
     from ..odds.chart import ChartComparison, ChartResult
@@ -139,10 +139,10 @@ def csv_text(result: ChartResult, comparison: ChartComparison | None) -> str:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules chart``: compute, then print (text, JSON or CSV) and write the HTML page."""
+    from ..core.progress import Bar
     from ..odds.chart import chart, compare_charts
-    from ..tools.chart_html import render_chart_html
-    from .odds import Bar
     from ..ruleset import load
+    from ..tools.chart_html import render_chart_html
 
     if args.json and args.csv:
         raise UsageError("pokerrules chart: choose one of --json and --csv")

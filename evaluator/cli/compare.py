@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from .args import RULESET_HELP, add_command, add_json
 from .output import json_document
 
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``compare`` on the command line's subparsers."""
     parser = add_command(

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from typing import Any, TextIO
 
-from .args import RULESET_HELP, add_command, add_json
 from ..core.errors import Diagnostic, PokerRulesError
+from ..core.progress import Bar
+from .args import RULESET_HELP, add_command, add_json
 
 EXAMPLES = """\
 $ pokerrules draw standard "As Ad 7c 4h 2s" --next "Ah 9c 3d Kd 5s"
@@ -53,37 +52,9 @@ def _usage(message: str) -> DrawUsageError:
     return DrawUsageError(Diagnostic("D114", message, "<command line>", 1, 1, "error", "see pokerrules draw --help"))
 
 
-class _Bar:
-    """A progress bar on stderr that appears once work has taken a second."""
-
-    def __init__(self, label: str) -> None:
-        self.label, self.start, self.shown = label, time.monotonic(), False
-
-    def __call__(self, fraction: float) -> None:
-        if time.monotonic() - self.start < 1.0:
-            return
-        if not sys.stderr.isatty():  # a log gets one line, not a bar
-            if not self.shown:
-                sys.stderr.write(f"pokerrules: {self.label} ...\n")
-                self.shown = True
-            return
-        done = int(30 * min(max(fraction, 0.0), 1.0))
-        sys.stderr.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown:
-            start = "\r" if sys.stderr.isatty() else ""
-            sys.stderr.write(
-                f"{start}pokerrules: {self.label} done in {time.monotonic() - self.start:.1f} s"
-                f"{' ' * 30 if start else ''}\n"
-            )
-
-
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``pokerrules draw``; returns the exit code."""
-    from ..rules import load
+    from ..ruleset import load
 
     modes = [name for name in ("next_cards", "discard", "paytable") if getattr(args, name) is not None]
     if len(modes) != 1:
@@ -143,7 +114,7 @@ def _odds(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
 def _holds(table: Any, args: argparse.Namespace, out: TextIO) -> int:
     from ..draw.payback import holds
 
-    bar = _Bar(f"ranking every hand of {table.ruleset.name}")
+    bar = Bar(f"ranking every hand of {table.ruleset.name}")
     ranked = holds(table, args.hand, bar)
     bar.finish()
     if args.json:
@@ -159,7 +130,7 @@ def _holds(table: Any, args: argparse.Namespace, out: TextIO) -> int:
 def _return(table: Any, args: argparse.Namespace, out: TextIO) -> int:
     from ..draw.payback import game_return
 
-    bar = _Bar(f"playing every starting hand of {table.name}")
+    bar = Bar(f"playing every starting hand of {table.name}")
     result = game_return(table, bar)
     bar.finish()
     if args.json:
@@ -181,7 +152,7 @@ def _return(table: Any, args: argparse.Namespace, out: TextIO) -> int:
 def _against(table_a: Any, table_b: Any, args: argparse.Namespace, out: TextIO) -> int:
     from ..draw.payback import compare_paytables
 
-    bar = _Bar(f"comparing {table_a.name} and {table_b.name}")
+    bar = Bar(f"comparing {table_a.name} and {table_b.name}")
     result_a, result_b, changes = compare_paytables(table_a, table_b, bar)
     bar.finish()
     moved = sum(change.hands for change in changes)

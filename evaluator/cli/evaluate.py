@@ -21,16 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..engine.cardread import deck_reader, read_ids
-from .output import json_document, json_line
 from ..compiled.fasthand import fast_hands, fast_mode
 from ..core.safe_text import visible
+from ..engine.cardread import deck_reader, read_ids
+from .output import json_document, json_line
 
 if TYPE_CHECKING:
-    from ..rules.cards import Card
-    from ..engine.evaluate import Fill
     from ..compiled.fasthand import FastHands
+    from ..engine.fill import Fill
     from ..engine.hand import Hand
+    from ..rules.cards import Card
     from ..ruleset import Ruleset
 
 #: Exit status of a command whose output pipe was closed (128 + SIGPIPE), as shells report it.

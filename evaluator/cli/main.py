@@ -20,8 +20,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
-from . import args as cli_args, chart as cli_chart, compare as cli_compare, draw as cli_draw, odds as cli_odds
+from ..core.errors import Diagnostic, LoadError, PokerRulesError
+from ..core.safe_text import GuardedOutput, visible
 from ..rules.cards import tokenize
+from . import args as cli_args
+from . import chart as cli_chart
+from . import compare as cli_compare
+from . import draw as cli_draw
+from . import odds as cli_odds
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OK,
@@ -34,8 +40,6 @@ from .output import (
     render_os_error,
     render_usage,
 )
-from ..core.errors import Diagnostic, LoadError, PokerRulesError
-from ..core.safe_text import GuardedOutput, visible
 
 if TYPE_CHECKING:
     from ..engine.showdown import ShowdownResult
@@ -97,8 +101,8 @@ def tokenize_quiet(text: str) -> list[object]:
 
 def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
     """``pokerrules eval``: evaluate each hand on the tables, one line each, streamed."""
-    from .evaluate import hands_from, write_lines
     from ..ruleset import load
+    from .evaluate import hands_from, write_lines
 
     ruleset = load(args.ruleset, root=args.root)
     hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1)
@@ -137,8 +141,8 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     """
     from dataclasses import replace
 
+    from ..compiled.fasthand import showdown
     from ..ruleset import load
-    from ..engine.showdown import showdown
 
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset, root=args.root)
@@ -254,8 +258,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     diagnostic like any other problem (exit 1). The text report ends with how
     many files were checked and what was found.
     """
-    from ..tools.check import render
     from ..core.progress import Progress
+    from ..tools.check import render
 
     report_format = "json" if args.json else args.format
     with Progress("pokerrules check") as progress:

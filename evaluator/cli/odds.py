@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..core.progress import Bar
+from ..odds.cluster import add_cluster_options
 from .args import RULESET_HELP, add_command, add_json
 from .output import json_document
-from ..odds.cluster import add_cluster_options
 
 if TYPE_CHECKING:
     from ..odds.odds import OddsResult
@@ -33,36 +32,6 @@ OUTS_EXAMPLES = """\
 $ pokerrules outs holdem "9h 8h" "Ks Qd" --board "Kh 4h 2c"
 $ pokerrules outs deuces-wild "9h 8h" "Ks Qd" --board "Kh 4h 3c" --json
 """
-
-
-class Bar:
-    """A progress bar on stderr that shows up only once the work takes over a second."""
-
-    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0) -> None:
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.start = time.monotonic()
-        self.delay = delay
-        self.shown = False
-        self.last = 0.0
-
-    def __call__(self, fraction: float) -> None:
-        now = time.monotonic()
-        pause = 0.2 if self.stream.isatty() else 2.0  # a log gets a line every two seconds, not a flood
-        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0):
-            return
-        self.last = now
-        done = int(30 * min(max(fraction, 0.0), 1.0))
-        end = "" if self.stream.isatty() else "\n"
-        self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
-        self.stream.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        """Close the bar line (nothing when it never showed)."""
-        if self.shown and self.stream.isatty():
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def add_parsers(commands: Any) -> None:
@@ -138,9 +107,9 @@ def odds_text(result: OddsResult) -> str:
 
 def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules odds``: equity under one ruleset or several."""
-    from .chart import cluster_client
     from ..odds.odds import odds
     from ..ruleset import load
+    from .chart import cluster_client
 
     results = []
     rulesets = [load(name) for name in [args.ruleset, *args.against]]

@@ -22,23 +22,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core.errors import Diagnostic, PokerRulesError
+from ..core.errors import UsageError as UsageError  # the CLI modules import it from here
 from ..core.safe_text import json_text, visible
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 #: The exit status of a process whose output pipe was closed (128 + SIGPIPE), as ``yes | head -1`` gives.
 EXIT_BROKEN_PIPE = 141
-
-
-class UsageError(Exception):
-    """Bad usage the argument parser cannot see (exit 2), e.g. two options that exclude each other.
-
-    >>> str(UsageError("pokerrules stats: choose one of --json and --csv"))
-    'pokerrules stats: choose one of --json and --csv'
-    """
-
-    def __init__(self, message: str, usage: str = "") -> None:
-        super().__init__(message)
-        self.usage = usage  # the command's usage line, shown before the message in text mode
 
 
 def json_document(data: Any) -> str:

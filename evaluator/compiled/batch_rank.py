@@ -29,19 +29,54 @@ cards of one suit) are ranked one by one; they are vanishingly rare.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
-from .fast import BATCH_CARDS
-from .tables import NO_HAND
-
-if TYPE_CHECKING:
-    from .fast import FastRanker
+from .tables import BATCH_CARDS, NO_HAND, CardModel, Layout, Tables
 
 Rank = Callable[[np.ndarray], np.ndarray]
+
+
+class DenseRanking(Protocol):
+    """The dense ranking of rank keys (``fast.DenseIndex``)."""
+
+    def index(self, key: np.ndarray, k: int | np.ndarray) -> np.ndarray:
+        """Dense indices of rank keys of ``k`` cards."""
+        ...
+
+
+class BatchRanker(Protocol):
+    """What batch ranking needs of a ranker (``fast.FastRanker`` is one).
+
+    Declared here, below the ranker, so that the ranker can hand its batches
+    to this module without the two importing each other.
+    """
+
+    @property
+    def tables(self) -> Tables: ...
+    @property
+    def model(self) -> CardModel: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def lowest(self) -> bool: ...
+    @property
+    def index(self) -> DenseRanking: ...
+    @property
+    def _code_table(self) -> np.ndarray: ...
+    @property
+    def _batch_cache(self) -> dict[str, Any]: ...
+
+    def _dense_tables(self, k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def _blocks(self, ids: np.ndarray, limit: int) -> Iterator[tuple[int, np.ndarray]]: ...
+
+    def _direct_rank(self) -> Callable[[Sequence[int]], int]: ...
 #: A cover that would rank more smaller rows than this (holdings of about 15
 #: cards and more) ranks its rows one by one instead.
 COVER_LEAVES = 36
@@ -81,7 +116,7 @@ def leaves(k: int, most: int, parts: int) -> int:
     return parts * leaves(k - len(plan[0][0]), most, parts)
 
 
-def cover_many(ranker: FastRanker, ids: np.ndarray, most: int, rank: Rank) -> np.ndarray:
+def cover_many(ranker: BatchRanker, ids: np.ndarray, most: int, rank: Rank) -> np.ndarray:
     """The best value of every row as the best over the row without one block."""
     n, k = ids.shape
     plan = blocks_for(k, most, ranker.size + 1)
@@ -96,7 +131,7 @@ def cover_many(ranker: FastRanker, ids: np.ndarray, most: int, rank: Rank) -> np
     return best
 
 
-def _one_by_one(ranker: FastRanker, ids: np.ndarray) -> np.ndarray:
+def _one_by_one(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     """Rows so big that the cover would rank too many smaller rows: the per-call
     path, hand by hand (its memo of big holdings is bounded)."""
     cache = ranker._batch_cache
@@ -108,7 +143,7 @@ def _one_by_one(ranker: FastRanker, ids: np.ndarray) -> np.ndarray:
     return np.array([direct([codes[i] for i in row]) for row in ids.tolist()], dtype=np.int64)
 
 
-def subsets_many(ranker: FastRanker, ids: np.ndarray, rank: Rank) -> np.ndarray:
+def subsets_many(ranker: BatchRanker, ids: np.ndarray, rank: Rank) -> np.ndarray:
     """The best ``hand.size`` subset of every row (each subset ranked by ``rank``)."""
     n, k = ids.shape
     best = np.full(n, NO_HAND, dtype=np.int64)
@@ -120,7 +155,7 @@ def subsets_many(ranker: FastRanker, ids: np.ndarray, rank: Rank) -> np.ndarray:
 class _SuitTables:
     """One-suited values of every count from hand.size to ``top`` in one array."""
 
-    def __init__(self, ranker: FastRanker, top: int) -> None:
+    def __init__(self, ranker: BatchRanker, top: int) -> None:
         layout = ranker.layout
         self.top = top
         self.index = ranker.index
@@ -140,7 +175,7 @@ class _SuitTables:
         self.suit_codes = [np.where(table & np.int64(layout.suit_one(s)), table, 0) for s in range(layout.suits)]
 
 
-def direct_many(ranker: FastRanker, ids: np.ndarray) -> np.ndarray:
+def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     """The tables' value of each row (any number of cards); see the module docstring."""
     n, k = ids.shape
     layout = ranker.layout
@@ -212,7 +247,7 @@ def direct_many(ranker: FastRanker, ids: np.ndarray) -> np.ndarray:
     return out
 
 
-def _suit_tables(ranker: FastRanker, top: int) -> _SuitTables:
+def _suit_tables(ranker: BatchRanker, top: int) -> _SuitTables:
     """The ranker's one-suited tables up to ``top`` cards (built once per dense index)."""
     cache = ranker._batch_cache
     key = f"suit-tables-{top}"
@@ -226,7 +261,7 @@ def _suit_tables(ranker: FastRanker, top: int) -> _SuitTables:
 
 
 def _flush_values(
-    ranker: FastRanker, suited: _SuitTables, columns: np.ndarray, total: np.ndarray, plain: np.ndarray
+    ranker: BatchRanker, suited: _SuitTables, columns: np.ndarray, total: np.ndarray, plain: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best of the plain value and each flush-capable suit's one-suited value
     (dominant tables); and the rows whose suit holds more than the tables cover."""

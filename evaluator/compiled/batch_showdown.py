@@ -45,7 +45,8 @@ import numpy as np
 
 from ..core.errors import CardError, GameError, error
 from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
-from ..engine.showdown import MAX_PLAYERS, _half_rulesets, showdown
+from ..engine.showdown import MAX_PLAYERS, _half_rulesets
+from .fasthand import showdown
 
 if TYPE_CHECKING:
     from .fast import FastRanker
@@ -248,7 +249,7 @@ def _winners(half: _Half, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _generic_shares(ruleset: Rules, holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
-    """One deal settled by the generic engine (the reference), as float shares."""
+    """One deal settled by ``fasthand.showdown`` (tables where they answer, else the engine), as float shares."""
     deck = ruleset.deck
     players = [[deck[i] for i in hole] for hole in holes.tolist()]
     board_cards = [[deck[i] for i in board] for board in boards.tolist()]

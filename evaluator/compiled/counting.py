@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING
 from ..rules.cards import Card
 from ..core.errors import CardError, error
 from ..rules.patterns import term_kinds
+from ..engine.evaluate import engine_for
 
 if TYPE_CHECKING:
     from ..engine.evaluate import Engine
@@ -252,7 +253,8 @@ def _table_counting(ruleset: Rules, cards: int, progress: Progress | None) -> Co
     """The same table from the compiled tables' own exact counter, when it handles
     the ruleset (one pack, no wild cards, no qualifier, no suit named in a pattern,
     fewer than twice hand.size cards); None otherwise."""
-    from .tables import count_values_fast, tables_for
+    from .class_count import count_values_fast
+    from .tables import tables_for
 
     if cards <= ruleset.hand_size:
         return None  # one hand per deal: the class walk is quick, no tables needed
@@ -293,7 +295,7 @@ def _check_size(ruleset: Rules, cards: int) -> None:
 
 def suit_sensitive(ruleset: Rules) -> bool:
     """True when a pattern can tell one flush suit from another (``suit = h``)."""
-    engine = ruleset.engine
+    engine = engine_for(ruleset)
     qualifier = ruleset.qualifier
     return bool(engine.flush_needs_suit or (qualifier is not None and "suit" in term_kinds(qualifier.pattern)))
 
@@ -554,7 +556,7 @@ class _Valuer:
     """Values classes with the generic engine, one representative per subset shape."""
 
     def __init__(self, ruleset: Rules, model: DeckModel, cards: int) -> None:
-        self.engine: Engine = ruleset.engine
+        self.engine: Engine = engine_for(ruleset)
         self.model = model
         self.size = ruleset.hand_size
         self.whole = cards <= self.size  # the whole holding plays
@@ -577,9 +579,9 @@ class _Valuer:
                 best = outcome
                 break
         for suit, content in signature:
-            outcome = self._suited(content, wilds, suit)
-            if outcome is not None and (best is None or outcome.strength > best.strength):
-                best = outcome
+            suited = self._suited(content, wilds, suit)
+            if suited is not None and (best is None or suited.strength > best.strength):
+                best = suited
         return best
 
     def _unsuited(self, ranks: Ranks, wilds: int) -> list[Outcome]:
@@ -674,7 +676,7 @@ class _Counter:
         """(dead cards, wild cards, natural rank multiset, ways) before suits are split."""
         model = self.model
         caps = [model.natural_cards(rank) for rank in range(len(model.ranks))]
-        found = []
+        found: list[tuple[int, int, Ranks, int]] = []
         for dead in range(min(model.dead_cards, self.cards) + 1):
             for wild in range(min(model.wild_cards, self.cards - dead) + 1):
                 ways = comb(model.dead_cards, dead) * comb(model.wild_cards, wild)

@@ -27,7 +27,7 @@ Which path a ruleset takes (``CardModel.mode``):
   evaluator, numbered the same way (the batch path is then a loop; no
   catalogue ruleset takes it).
 
-A batch of more than ``BATCH_CARDS`` cards per hand is ranked as the best of
+A batch of more than ``tables.BATCH_CARDS`` cards per hand is ranked as the best of
 smaller holdings that cover it (``batch_rank.py``), still vectorised.
 
 Values are the dense strengths of ``tables.py``: bigger wins in the ruleset's
@@ -47,25 +47,23 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cached_property
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..engine.cardread import read_ids
+from ..engine.evaluate import engine_for
 from ..rules.cards import MAX_CARD_TEXT, Card
 from ..core.errors import CardError, PokerRulesError, error
-from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors
+from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors, ensure_tables, tables_for
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 #: Rows per NumPy chunk: keeps the working arrays of a chunk in the CPU cache.
 CHUNK = 8192
-#: The batch path builds tables of every class of k cards up to this k; bigger
-#: holdings are covered by smaller ones (``batch_rank.py``).
-BATCH_CARDS = 10
 #: Values of holdings above the built size that a ``_Grown`` table keeps (a
 #: bounded memo: past it, the oldest half is forgotten).
 GROWN_MEMO = 1 << 16
@@ -504,7 +502,7 @@ class FastRanker:
     def _generic_rank(self) -> Callable[[Sequence[int]], int]:
         """What the tables cannot see goes through the generic evaluator, then is numbered."""
         deck = self.model.cards
-        engine = self.ruleset.engine
+        engine = engine_for(self.ruleset)
         from_strength = self.from_strength
         low = self.low
         name = self.ruleset.name
@@ -701,7 +699,7 @@ class FastRanker:
         for _ in self._blocks(ids, len(self.model.cards)):
             pass
 
-    def _blocks(self, ids: np.ndarray, limit: int) -> Any:
+    def _blocks(self, ids: np.ndarray, limit: int) -> Iterator[tuple[int, np.ndarray]]:
         """Chunks of ``ids`` as (start, columns): a transposed, contiguous intp copy
         per chunk, so each column gather reads a cache-resident index array."""
         n = ids.shape[0]
@@ -841,19 +839,11 @@ def _first_rank(method: str, ranks: list[int]) -> int | None:
     return max(single) if single else None
 
 
-def ensure_tables(tables: Tables, k: int) -> None:
-    """Grow the tables in memory to ``k``-card holdings (built only to hand.size + 2)."""
-    from .tables import grow, grow_suited
-
-    model = tables.model
-    while tables.max_cards < k:
-        nxt = tables.max_cards + 1
-        tables.nf[nxt] = grow(model.layout, model.caps, nxt, tables.nf[nxt - 1])
-        tables.fl[nxt] = grow_suited(model, nxt, tables.fl[nxt - 1])
-
-
 def ruleset_ranker(ruleset: Rules) -> FastRanker:
-    """The ranker of ``ruleset`` (tables from the disk cache or built once)."""
-    from .tables import tables_for
-
-    return tables_for(ruleset).ranker
+    """The ranker of ``ruleset`` (tables from the disk cache or built once; one ranker per tables)."""
+    tables = tables_for(ruleset)
+    found: FastRanker | None = getattr(ruleset, "_cache_ranker", None)
+    if found is None or found.tables is not tables:
+        found = FastRanker(tables)
+        object.__setattr__(ruleset, "_cache_ranker", found)
+    return found

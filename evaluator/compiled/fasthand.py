@@ -29,16 +29,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, product
+from math import comb
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import RulesetError
+from ..engine.cardread import deck_reader, read_cards
+from ..engine.evaluate import engine_for
+from ..engine.hand import Hand
+from ..engine.showdown import CardsLike, ShowdownResult, best_hand
+from ..engine.showdown import compare as generic_compare
+from ..engine.showdown import showdown as generic_showdown
 from ..rules.cards import Card
 
 NO_HAND = -1  # the tables' value of no hand (tables.NO_HAND; not imported: it would load NumPy)
 
 if TYPE_CHECKING:
-    from ..engine.evaluate import Fill
+    from ..engine.fill import Fill
     from .fast import FastRanker
-    from ..engine.hand import Hand
     from ..rules.ruleset import Game, Rules
 
 
@@ -52,7 +59,7 @@ class FastHands:
         self.raw_rank: Callable[[Sequence[int]], int] = ranker.raw_rank
         self.codes: list[int] = ranker.code_list
         self.size = ruleset.hand_size
-        self.engine = ruleset.engine
+        self.engine = engine_for(ruleset)
         tables = ranker.tables
         self.categories = tables.categories.tolist()
         self.suit_scale = ranker.suit_scale if ranker.mode == "suited" else 1
@@ -91,8 +98,6 @@ class FastHands:
     def fill(self, cards: Sequence[Card]) -> Fill | None:
         """The generic evaluator's best fill of ``cards``, found with the tables."""
         engine = self.engine
-        from ..engine.cardread import deck_reader
-
         id_of = deck_reader(self.ruleset).id_of
         found = self.best_subset([id_of[card] for card in cards])
         if found is None:
@@ -131,10 +136,6 @@ def tables_worth_it(ruleset: Rules) -> bool:
     """Whether per-call answers should go through the tables: they are built already,
     or the ruleset has few enough classes to build them in a second or two, and its
     deck fits them."""
-    from math import comb
-
-    from ..core.errors import RulesetError
-
     if getattr(ruleset, "_cache_tables", None) is not None:
         return True
     # A few calls are answered by the generic evaluator: loading NumPy and the tables
@@ -171,10 +172,8 @@ def fast_mode(ruleset: Rules, what: str) -> bool:
 
 def evaluate(ruleset: Rules, cards: Any) -> Hand:
     """``Ruleset.evaluate`` with the tables choosing the cards that play."""
-    from ..engine.hand import Hand
-
-    read = ruleset.cards(cards)
-    engine = ruleset.engine
+    read = read_cards(ruleset, cards)
+    engine = engine_for(ruleset)
     game = ruleset.game
     if (
         len(read) < ruleset.hand_min
@@ -191,8 +190,6 @@ def evaluate(ruleset: Rules, cards: Any) -> Hand:
 def compare_values(ruleset: Rules, a: Any, b: Any) -> int | None:
     """``compare`` of two card holdings on the tables; None when the tables cannot
     answer (a Hand given, beats:, a game's card-usage rule on a big holding)."""
-    from ..engine.hand import Hand
-
     if isinstance(a, Hand) or isinstance(b, Hand) or not fast_mode(ruleset, "compare"):
         return None
     hands = fast_hands(ruleset)
@@ -213,7 +210,58 @@ def compare_values(ruleset: Rules, a: Any, b: Any) -> int | None:
     return 1 if left > right else -1
 
 
+def compare(ruleset: Rules, a: CardsLike | Hand, b: CardsLike | Hand) -> int:
+    """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie: the tables where they answer
+    (:func:`compare_values`), else ``engine.showdown.compare``, with the same answer.
+
+    >>> from evaluator import load
+    >>> compare(load("standard"), "As Ks Qs Js Ts", "Ah Ad Ac As Kd")
+    1
+    """
+    decided = compare_values(ruleset, a, b)
+    return decided if decided is not None else generic_compare(ruleset, a, b)
+
+
 # --- showdown ------------------------------------------------------------------------
+
+
+def showdown(
+    ruleset: Rules,
+    players: Sequence[CardsLike],
+    board: CardsLike | Sequence[CardsLike] = "",
+    pot: int | None = None,
+) -> ShowdownResult:
+    """``engine.showdown.showdown`` with each half settled on the tables where they can
+    (:func:`fast_half`): the same result, the display hands built on first access.
+
+    >>> from evaluator import load
+    >>> showdown(load("holdem"), ["As Ad", "Kc Kd"], "2s 7h 9c Jd 3c").winners
+    [0]
+    """
+    return generic_showdown(ruleset, players, board, pot, decide_half=fast_half)
+
+
+def fast_half(
+    half_rules: Rules, holes: Sequence[Sequence[Card]], board: Sequence[Card], game: Game | None
+) -> tuple[list[Hand | None], list[int]] | None:
+    """(display hands built on first access, winners) of one half from table values,
+    or None when only the generic path can decide (see :func:`fast_mode`)."""
+    if not fast_mode(half_rules, "showdown"):
+        return None
+    id_of = deck_reader(half_rules).id_of
+    try:
+        board_ids = [id_of[card] for card in board]
+        hole_ids = [[id_of[card] for card in hole] for hole in holes]
+    except KeyError:
+        return None  # a card of the game's deck this half's deck lacks: the generic path decides
+    hands = fast_hands(half_rules)
+    values = [holding_value(hands, hole, board_ids, game) for hole in hole_ids]
+
+    def build() -> list[Hand | None]:
+        return [best_hand(half_rules, hole, board, game) for hole in holes]
+
+    return LazyHands(build), winners(hands, values)
+
 
 
 def holding_value(hands: FastHands, hole: Sequence[int], board: Sequence[int], game: Game | None) -> int:
@@ -280,11 +328,10 @@ class LazyHands(list):  # type: ignore[type-arg]
 def comparer(ruleset: Rules) -> Callable[[Any, Any], int]:
     """``Ruleset.compare`` as one closure: two card strings are encoded, ranked and
     compared on the tables; everything else (Hands, beats:, big holdings of a game)
-    goes through ``showdown.compare``, the generic comparison."""
-    from ..engine.showdown import compare as generic
+    goes through :func:`compare` (the tables where they answer, else the generic comparison)."""
 
     def slow(a: Any, b: Any) -> int:
-        return generic(ruleset, a, b)
+        return compare(ruleset, a, b)
 
     if ruleset.beats:
         return slow

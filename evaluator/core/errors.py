@@ -101,6 +101,18 @@ class GameError(PokerRulesError):
     """Cards that do not fit the game: wrong counts, duplicates across players."""
 
 
+class UsageError(Exception):
+    """Bad usage the argument parser cannot see (exit 2), e.g. two options that exclude each other.
+
+    >>> str(UsageError("pokerrules stats: choose one of --json and --csv"))
+    'pokerrules stats: choose one of --json and --csv'
+    """
+
+    def __init__(self, message: str, usage: str = "") -> None:
+        super().__init__(message)
+        self.usage = usage  # the command's usage line, shown before the message in text mode
+
+
 def error(
     cls: type[PokerRulesError],
     code: str,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from types import TracebackType
 from typing import TextIO
 
@@ -77,3 +78,37 @@ class Progress:
             self._report()
         while not self.stopped.wait(self.every):
             self._report()
+
+
+class Bar:
+    """A progress bar for work whose fraction done is known, on stderr once it takes over a second.
+
+    On a terminal it redraws one line; elsewhere (a pipe, a CI log) it writes a
+    plain line every two seconds, so a log is never flooded with redraws.
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.delay = delay
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, fraction: float) -> None:
+        now = time.monotonic()
+        pause = 0.2 if self.stream.isatty() else 2.0  # a log gets a line every two seconds, not a flood
+        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0):
+            return
+        self.last = now
+        done = int(30 * min(max(fraction, 0.0), 1.0))
+        end = "" if self.stream.isatty() else "\n"
+        self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        """Close the bar line (nothing when it never showed)."""
+        if self.shown and self.stream.isatty():
+            self.stream.write("\n")
+            self.stream.flush()

@@ -143,7 +143,7 @@ def build_final_hands(ruleset: Ruleset, progress: Progress | None = None) -> Fin
 def moebius_holds(by_subset: np.ndarray) -> np.ndarray:
     """From sums over all final hands containing S (axis 0: the 32 masks S) to
     sums over final hands that contain H and avoid the rest of the dealt hand."""
-    result = by_subset.copy()
+    result: np.ndarray = by_subset.copy()
     for bit in range(HAND):
         step = 1 << bit
         for mask in range(HOLDS):

@@ -9,7 +9,7 @@ written form of every card of the deck (``As``, ``aS``, ``10h``, ``A♠``,
 Anything else -- a token that is not in the table, commas or cards written
 without spaces, a bare joker ``X`` (numbered by what else is written), a
 repeated card, too long a text -- goes to the full reader
-(:func:`evaluator.engine.evaluate.read_cards`), which accepts or refuses it with the
+(:func:`read_cards_slowly`), which accepts or refuses it with the
 same messages and positions as always. The error machinery therefore runs only
 when a token is unusual, never for plain text.
 
@@ -19,16 +19,20 @@ objects are taken as they are: checked against the deck, never re-read.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..rules.cards import _SYMBOL_TO_SUIT, MAX_CARD_TEXT, Card
-from ..core.errors import CardError, error
+from ..rules.cards import _SYMBOL_TO_SUIT, MAX_CARD_TEXT, Card, tokenize
+from ..core.errors import CardError, caret, error
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 CardsLike = str | Sequence[Card | str | int]
+
+# The most cards one text or sequence may hold
+MAX_CARDS = 52
 
 
 class DeckReader:
@@ -37,7 +41,7 @@ class DeckReader:
     >>> from evaluator import load
     >>> reader = deck_reader(load("standard"))
     >>> reader.fast_ids("As kd 10h")
-    [48, 45, 34]
+    [48, 46, 33]
     """
 
     __slots__ = ("deck", "id_of", "tokens", "copies", "name", "jokers")
@@ -161,7 +165,67 @@ def read_ids(ruleset: Rules, cards: CardsLike, source: str = "<cards>") -> list[
     ids = reader.fast_ids(cards) if isinstance(cards, str) else reader.ids_of(cards, source)
     if ids is not None and len(ids) <= 52:
         return ids
-    from .evaluate import read_cards_slowly
-
     id_of = reader.id_of
     return [id_of[card] for card in read_cards_slowly(ruleset, cards, source)]  # type: ignore[arg-type]
+
+
+def read_cards(ruleset: Rules, text: str | Sequence[Card | str | int], source: str = "<cards>") -> list[Card]:
+    """Read ``text`` and check every card against ``ruleset``'s deck.
+
+    Plain text, Card objects and card ids take the token table of
+    this module; anything else is read by :func:`read_cards_slowly`.
+
+    Raises:
+        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
+            often than the packs allow, C105 too many cards.
+    """
+    deck = deck_reader(ruleset).deck
+    return [deck[i] for i in read_ids(ruleset, text, source)]
+
+
+def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
+    """Read ``text`` token by token and check every card against ``ruleset``'s deck.
+
+    Raises:
+        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
+            often than the packs allow, C105 too many cards.
+    """
+    if isinstance(text, str):
+        tokens = tokenize(text, source)
+        cards = [token.card for token in tokens]
+        columns = [token.col for token in tokens]
+        shown = text
+    else:
+        cards = []
+        for item in text:
+            cards.extend([item] if isinstance(item, Card) else [t.card for t in tokenize(str(item), source)])
+        columns = list(range(1, len(cards) + 1))
+        shown = " ".join(str(card) for card in cards)
+        if any(not isinstance(item, Card) for item in text):
+            columns = [shown.find(str(card)) + 1 for card in cards]
+    if len(cards) > MAX_CARDS:
+        raise error(CardError, "C105", f"{len(cards)} cards given; at most {MAX_CARDS} are read", source, 1, 1)
+    seen: Counter[Card] = Counter()
+    deck_ranks = set(ruleset.deck_ranks)
+    for position, (card, col) in enumerate(zip(cards, columns), start=1):
+        context = caret(shown, col) if "\n" not in shown else None
+        if card.is_joker:
+            if card.joker_number > ruleset.jokers:
+                have = "no jokers" if ruleset.jokers == 0 else f"{ruleset.jokers} joker{'s' if ruleset.jokers > 1 else ''}"
+                raise error(CardError, "C102", f"card {position}, {card}, is not in this deck ({ruleset.name} has {have})", source, 1, col, context=context)
+        elif card.rank not in deck_ranks or card.suit not in ruleset.suits:
+            raise error(
+                CardError,
+                "C102",
+                f"card {position}, {card}, is not in this deck ({ruleset.name}: ranks {' '.join(ruleset.deck_ranks)}, suits {' '.join(ruleset.suits)})",
+                source,
+                1,
+                col,
+                context=context,
+            )
+        seen[card] += 1
+        limit = 1 if card.is_joker else ruleset.copies
+        if seen[card] > limit:
+            packs = "one pack" if ruleset.copies == 1 else f"{ruleset.copies} packs"
+            raise error(CardError, "C103", f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})", source, 1, col, context=context)
+    return cards

@@ -19,21 +19,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import TYPE_CHECKING
 
-from ..rules.cards import Card, tokenize
-from ..core.errors import CardError, RulesetError, caret, error
+from ..rules.cards import Card
+from ..core.errors import CardError, RulesetError, error
 from ..rules.patterns import Binding, HandClass
+from .fill import Classification, Fill
+from .hand import Hand
 
 if TYPE_CHECKING:
-    from .hand import Hand
     from ..rules.ruleset import Category, Rules
 
-MAX_CARDS = 52
 # Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
 # over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
 MAX_WILD_CHOICES = 20_000
@@ -41,138 +41,6 @@ MAX_WILD_CHOICES = 20_000
 # bounded, so that 52 cards and a hand of 10 (15.8 billion subsets) is a clear
 # error instead of a hang. 50,000 subsets take well under a second.
 MAX_SUBSETS = 50_000
-
-
-@dataclass(frozen=True, slots=True)
-class Classification:
-    """A hand class placed in its category, with the value that orders it."""
-
-    category: Category
-    hand_class: HandClass
-    binding: Binding
-    value: tuple[int, ...]  # (category strength, key...) as in high poker
-    score: tuple[int, ...]  # value oriented so that bigger wins in this ruleset
-    qualifies: bool
-
-
-class Fill:
-    """The best way a set of cards plays: each card with what it plays as.
-
-    Only ``strength`` is computed up front: best-of-N compares many fills and
-    keeps one, so the playing order of the cards is worked out on demand.
-    """
-
-    __slots__ = ("classification", "naturals", "wilds", "played", "strength", "_order", "_engine")
-
-    def __init__(
-        self,
-        engine: Engine,
-        classification: Classification,
-        naturals: Sequence[Card],
-        wilds: Sequence[Card],
-        played: Sequence[Card],
-        strength: tuple[tuple[int, ...], ...],
-    ) -> None:
-        self._engine = engine
-        self.classification = classification
-        self.naturals = naturals
-        self.wilds = wilds
-        self.played = played  # what each wild stands for, in the order of ``wilds``
-        self.strength = strength
-        self._order: list[tuple[Card, Card, bool]] | None = None
-
-    def _ordered(self) -> list[tuple[Card, Card, bool]]:
-        if self._order is None:
-            pairs = [(card, card, False) for card in self.naturals]
-            pairs += [(card, as_card, True) for card, as_card in zip(self.wilds, self.played)]
-            key = self._engine.play_order_key(self.classification)
-            pairs.sort(key=lambda pair: key(pair[1]))
-            self._order = pairs
-        return self._order
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The cards held, in playing order (groups first, high to low)."""
-        return tuple(card for card, _, _ in self._ordered())
-
-    @property
-    def played_as(self) -> tuple[Card, ...]:
-        """What each card of :attr:`cards` stands for (wilds filled in)."""
-        return tuple(card for _, card, _ in self._ordered())
-
-    @property
-    def is_wild(self) -> tuple[bool, ...]:
-        """Which of :attr:`cards` are wild."""
-        return tuple(flag for _, _, flag in self._ordered())
-
-    @property
-    def wild_count(self) -> int:
-        """How many wild cards play."""
-        return len(self.wilds)
-
-
-def read_cards(ruleset: Rules, text: str | Sequence[Card | str | int], source: str = "<cards>") -> list[Card]:
-    """Read ``text`` and check every card against ``ruleset``'s deck.
-
-    Plain text, Card objects and card ids take the token table of
-    :mod:`evaluator.engine.cardread`; anything else is read by :func:`read_cards_slowly`.
-
-    Raises:
-        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
-            often than the packs allow, C105 too many cards.
-    """
-    from .cardread import deck_reader, read_ids
-
-    deck = deck_reader(ruleset).deck
-    return [deck[i] for i in read_ids(ruleset, text, source)]
-
-
-def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
-    """Read ``text`` token by token and check every card against ``ruleset``'s deck.
-
-    Raises:
-        CardError: C101 unreadable, C102 not in the deck, C103 repeated more
-            often than the packs allow, C105 too many cards.
-    """
-    if isinstance(text, str):
-        tokens = tokenize(text, source)
-        cards = [token.card for token in tokens]
-        columns = [token.col for token in tokens]
-        shown = text
-    else:
-        cards = []
-        for item in text:
-            cards.extend([item] if isinstance(item, Card) else [t.card for t in tokenize(str(item), source)])
-        columns = list(range(1, len(cards) + 1))
-        shown = " ".join(str(card) for card in cards)
-        if any(not isinstance(item, Card) for item in text):
-            columns = [shown.find(str(card)) + 1 for card in cards]
-    if len(cards) > MAX_CARDS:
-        raise error(CardError, "C105", f"{len(cards)} cards given; at most {MAX_CARDS} are read", source, 1, 1)
-    seen: Counter[Card] = Counter()
-    deck_ranks = set(ruleset.deck_ranks)
-    for position, (card, col) in enumerate(zip(cards, columns), start=1):
-        context = caret(shown, col) if "\n" not in shown else None
-        if card.is_joker:
-            if card.joker_number > ruleset.jokers:
-                have = "no jokers" if ruleset.jokers == 0 else f"{ruleset.jokers} joker{'s' if ruleset.jokers > 1 else ''}"
-                raise error(CardError, "C102", f"card {position}, {card}, is not in this deck ({ruleset.name} has {have})", source, 1, col, context=context)
-        elif card.rank not in deck_ranks or card.suit not in ruleset.suits:
-            raise error(
-                CardError,
-                "C102",
-                f"card {position}, {card}, is not in this deck ({ruleset.name}: ranks {' '.join(ruleset.deck_ranks)}, suits {' '.join(ruleset.suits)})",
-                source,
-                1,
-                col,
-                context=context,
-            )
-        seen[card] += 1
-        limit = 1 if card.is_joker else ruleset.copies
-        if seen[card] > limit:
-            packs = "one pack" if ruleset.copies == 1 else f"{ruleset.copies} packs"
-            raise error(CardError, "C103", f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})", source, 1, col, context=context)
-    return cards
 
 
 def engine_for(ruleset: Rules) -> Engine:
@@ -447,7 +315,7 @@ class Engine:
             (-len(wilds),) if rules.natural_beats_wild else (),
             self._suit_key(list(naturals) + list(played), classification) if rules.tiebreak != "none" else (),
         )
-        return Fill(self, classification, naturals, wilds, played, strength)
+        return Fill(self.play_order_key, classification, naturals, wilds, played, strength)
 
     def play_order_key(self, classification: Classification) -> Callable[[Card], tuple[int, int, int]]:
         """Sort key of played cards: bigger groups first, then high to low,
@@ -525,8 +393,6 @@ class Engine:
 
     def evaluate(self, cards: Sequence[Card], source: str = "<cards>") -> Hand:
         """The best hand from ``cards`` (any ``hand.size`` of them)."""
-        from .hand import Hand
-
         if len(cards) < self.ruleset.hand_min:
             need = self.ruleset.hand_min
             raise error(

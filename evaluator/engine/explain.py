@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.cards import Card
+from .cardread import read_cards
+from .evaluate import engine_for
 from .hand import Hand
 from ..rules.patterns import AllOf, Pattern, Shape
 
@@ -116,7 +118,7 @@ def explain(ruleset: Rules, a: CardsOrHand, b: CardsOrHand) -> Explanation:
 
 def _evaluated(ruleset: Rules, hand: CardsOrHand) -> Hand:
     # the generic engine: the reference every faster path is checked against
-    return hand if isinstance(hand, Hand) else ruleset.engine.evaluate(ruleset.cards(hand))
+    return hand if isinstance(hand, Hand) else engine_for(ruleset).evaluate(read_cards(ruleset, hand))
 
 
 def _ordinal(index: int) -> str:
@@ -169,7 +171,7 @@ class _Explainer:
     def __init__(self, ruleset: Rules, hands: tuple[Hand, Hand]) -> None:
         self.ruleset = ruleset
         self.hands = hands
-        self.engine = ruleset.engine
+        self.engine = engine_for(ruleset)
         self.steps: list[Step] = []
         self.low = ruleset.direction == "low"
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .fill import Fill
 
 if TYPE_CHECKING:
-    from .evaluate import Fill
     from ..rules.ruleset import Rules
 
 RANK_NAMES: dict[str, tuple[str, str]] = {

@@ -19,7 +19,7 @@ who wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations, product
@@ -27,14 +27,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.cards import Card
 from ..core.errors import CardError, GameError, error
+from .cardread import read_cards
+from .evaluate import engine_for
 from .hand import Hand
 
 if TYPE_CHECKING:
-    from .evaluate import Classification, Fill
+    from .fill import Classification, Fill
     from ..rules.ruleset import Game, Rules
 
 CardsLike = str | Sequence[Card | str]
 MAX_PLAYERS = 23
+#: A faster way to settle one half of a showdown: (half's ruleset, holes, board,
+#: game) -> (the players' hands, the winners), or None when it cannot decide.
+HalfDecider = Callable[
+    ["Rules", Sequence[Sequence[Card]], Sequence[Card], "Game | None"], "tuple[list[Hand | None], list[int]] | None"
+]
 
 
 # --- comparing two hands ------------------------------------------------------------
@@ -43,7 +50,7 @@ MAX_PLAYERS = 23
 def _hand(ruleset: Rules, hand: CardsLike | Hand) -> Hand:
     if isinstance(hand, Hand):
         return own_hand(ruleset, hand)
-    return ruleset.evaluate(hand)
+    return engine_for(ruleset).evaluate(read_cards(ruleset, hand))
 
 
 def own_hand(ruleset: Rules, hand: Hand) -> Hand:
@@ -82,11 +89,6 @@ def compare(ruleset: Rules, a: CardsLike | Hand, b: CardsLike | Hand) -> int:
     A hand that qualifies beats one that does not; two hands that do not
     qualify tie (neither can win).
     """
-    from ..compiled.fasthand import compare_values
-
-    decided_fast = compare_values(ruleset, a, b)
-    if decided_fast is not None:
-        return decided_fast
     first, second = _hand(ruleset, a), _hand(ruleset, b)
     if first.qualifies != second.qualifies:
         return 1 if first.qualifies else -1
@@ -165,7 +167,7 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     the subsets that tie for the best value are turned into full fills (suit
     tie-break, playing order). Wildness is decided on the whole holding.
     """
-    engine = ruleset.engine
+    engine = engine_for(ruleset)
     size = engine.size
     wild_by_card: dict[Card, bool] = {}
     for card, is_wild in zip(holding, engine.wild_mask(holding)):
@@ -207,7 +209,7 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
 def _cards(ruleset: Rules, cards: CardsLike, source: str) -> list[Card]:
     if not isinstance(cards, str) and all(isinstance(card, Card) for card in cards):
         return list(cards)  # type: ignore[arg-type]  # already read (and checked) by the caller
-    return ruleset.cards(cards, source)
+    return read_cards(ruleset, cards, source)
 
 
 def best_hand(ruleset: Rules, hole: CardsLike, board: CardsLike = (), game: Game | None = None) -> Hand | None:
@@ -323,8 +325,8 @@ def _read_all(ruleset: Rules, players: Sequence[CardsLike], boards: Sequence[Car
         raise error(GameError, "G103", "a showdown needs at least one player", "<showdown>")
     if len(players) > MAX_PLAYERS:
         raise error(GameError, "G103", f"{len(players)} players; at most {MAX_PLAYERS} are seated", "<showdown>")
-    holes = [ruleset.cards(p, f"<hand {i + 1}>") for i, p in enumerate(players)]
-    board_cards = [ruleset.cards(b, f"<board {i + 1}>") if b else [] for i, b in enumerate(boards)]
+    holes = [read_cards(ruleset, p, f"<hand {i + 1}>") for i, p in enumerate(players)]
+    board_cards = [read_cards(ruleset, b, f"<board {i + 1}>") if b else [] for i, b in enumerate(boards)]
     # Every card, both boards' included, comes out of one deck: no card more
     # often than its packs hold.
     dealt: dict[Card, int] = {}
@@ -362,7 +364,7 @@ def _half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
     game = ruleset.game
     if game is None or not game.split:
         return [("high" if ruleset.direction == "high" else "low", ruleset)]
-    from ..rules.confine import load_split_half
+    from ..rules.ruleset import load_split_half
 
     # a path in a split is relative to the file that names it, and confined, as `extends:` is
     return [(split.name, load_split_half(ruleset.document, index, split.ruleset)) for index, split in enumerate(game.split)]
@@ -376,6 +378,7 @@ def showdown(
     players: Sequence[CardsLike],
     board: CardsLike | Sequence[CardsLike] = "",
     pot: int | None = None,
+    decide_half: HalfDecider | None = None,
 ) -> ShowdownResult:
     """Settle a showdown: winners, each half on each board, and the pot.
 
@@ -389,6 +392,11 @@ def showdown(
     game's ``odd_chip`` rule. Nothing is lost or created: the shares and
     ``carried`` always sum to the pot.
 
+    ``decide_half`` may settle a half faster (the compiled tables do, see
+    :func:`evaluator.compiled.fasthand.showdown`): given the half's ruleset,
+    the holes, the board and the game, it returns the players' hands and the
+    winners, or None to leave the half to the generic evaluator here.
+
     Raises:
         PokerRulesError: bad cards, repeated cards, wrong card counts, a
             negative pot.
@@ -401,7 +409,7 @@ def showdown(
     for board_index, cards_on_board in enumerate(board_cards):
         for name, half_rules in _half_rulesets(ruleset):
             label = name if len(board_cards) == 1 else f"board {board_index + 1}" + (f" {name}" if game and game.split else "")
-            fast = _fast_half(half_rules, holes, cards_on_board, game)
+            fast = decide_half(half_rules, holes, cards_on_board, game) if decide_half is not None else None
             if fast is not None:
                 halves.append(Half(label, half_rules.name, board_index, fast[0], fast[1]))
                 continue
@@ -413,31 +421,6 @@ def showdown(
     if pot is not None:
         result.shares, result.carried = _split_pot(ruleset, pot, halves, holes, len(board_cards))
     return result
-
-
-def _fast_half(
-    half_rules: Rules, holes: Sequence[Sequence[Card]], board: Sequence[Card], game: Game | None
-) -> tuple[list[Hand | None], list[int]] | None:
-    """(display hands built on first access, winners) of one half from table values,
-    or None when only the generic path can decide (see ``fasthand.fast_mode``)."""
-    from .cardread import deck_reader
-    from ..compiled.fasthand import LazyHands, fast_hands, fast_mode, holding_value, winners
-
-    if not fast_mode(half_rules, "showdown"):
-        return None
-    id_of = deck_reader(half_rules).id_of
-    try:
-        board_ids = [id_of[card] for card in board]
-        hole_ids = [[id_of[card] for card in hole] for hole in holes]
-    except KeyError:
-        return None  # a card of the game's deck this half's deck lacks: the generic path decides
-    hands = fast_hands(half_rules)
-    values = [holding_value(hands, hole, board_ids, game) for hole in hole_ids]
-
-    def build() -> list[Hand | None]:
-        return [best_hand(half_rules, hole, board, game) for hole in holes]
-
-    return LazyHands(build), winners(hands, values)
 
 
 def _live_boards(halves: Sequence[Half], boards: int) -> list[list[Half]]:
@@ -494,7 +477,7 @@ def _odd_chip_order(ruleset: Rules, half: Half, rule: str, holes: Sequence[Seque
         return winners
     sample = next(hand for hand in half.hands if hand is not None)
     half_rules = sample.ruleset
-    value_of = half_rules.engine.value_of  # the half's own rank order (aces low in a low half)
+    value_of = engine_for(half_rules).value_of  # the half's own rank order (aces low in a low half)
     suit_rank = {suit: len(ruleset.suit_order) - i for i, suit in enumerate(ruleset.suit_order)}
     high = half_rules.direction == "high"
 

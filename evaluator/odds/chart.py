@@ -37,6 +37,7 @@ import numpy as np
 from .cluster import Progress, RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import BATCH, OddsError
 from ..core.errors import error
+from ..engine.cardread import read_cards
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, _geometry, exact_lookups, prepare
 from .ranges import parse_range
 
@@ -278,8 +279,8 @@ def _groups(chunks: list[_Chunk]) -> list[tuple[_Chunk, ...]]:
 
 def _combos(ruleset: Rules, name: str, board: str, dead: str) -> list[str]:
     """The combinations of a class that the known cards leave possible, as card texts."""
-    known = set(ruleset.cards(board, "<board>")) if board.strip() else set()
-    known |= set(ruleset.cards(dead, "<dead>")) if dead.strip() else set()
+    known = set(read_cards(ruleset, board, "<board>")) if board.strip() else set()
+    known |= set(read_cards(ruleset, dead, "<dead>")) if dead.strip() else set()
     combos = parse_range(ruleset, name, 2, "<chart>").combos
     return [" ".join(map(str, combo)) for combo in combos if ruleset.copies > 1 or not known & set(combo)]
 

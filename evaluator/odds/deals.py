@@ -201,7 +201,7 @@ class Table:
         """
         columns = np.empty((self.slots, n), dtype=np.int64)
         columns[:] = self.template[:, None]
-        rows = columns.T
+        rows: np.ndarray = columns.T
         consumed = np.zeros((n, 0), dtype=np.int64)  # physical positions taken by range cards
         if self.ranged:
             consumed = self._draw_ranges(rng, rows)

@@ -37,6 +37,7 @@ from ..rules.cards import tokenize
 from .cluster import RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import BATCH, OddsError, Table, build_table, segment_cuts
 from ..core.errors import PokerRulesError, error
+from ..engine.cardread import read_cards
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
 
@@ -203,7 +204,7 @@ def _read_board(ruleset: Rules, text: str, board: int, boards: int) -> list[list
         raise error(OddsError, "O109", f"{len(parts)} boards given; {ruleset.name} deals {boards}", "<board>")
     found = []
     for b, part in enumerate(parts):
-        cards = ruleset.cards(part, f"<board {b + 1}>") if part.strip() else []
+        cards = read_cards(ruleset, part, f"<board {b + 1}>") if part.strip() else []
         if len(cards) > board:
             raise error(
                 OddsError,
@@ -225,13 +226,13 @@ def prepare(
         ruleset, [h if isinstance(h, str) else " ".join(map(str, h.combos[0])) for h in hands]
     )
     if ruleset.game is None and board.strip() and board_size == 0:
-        board_size = len(ruleset.cards(board, "<board>"))
+        board_size = len(read_cards(ruleset, board, "<board>"))
     ranges = [
         h if isinstance(h, HandRange) else parse_range(ruleset, h, hole, f"<hand {i + 1}>") for i, h in enumerate(hands)
     ]
     id_of = {card: i for i, card in enumerate(ruleset.deck)}
     board_ids = _read_board(ruleset, board, board_size, boards)
-    dead_ids = [id_of[card] for card in ruleset.cards(dead, "<dead>")] if dead.strip() else []
+    dead_ids = [id_of[card] for card in read_cards(ruleset, dead, "<dead>")] if dead.strip() else []
     table = build_table(ruleset, ranges, hole, board_size, boards, board_ids, dead_ids)
     return table, ShareEngine(ruleset, len(ranges), hole, board_size, boards)
 
@@ -341,7 +342,8 @@ def odds(
         wanted = samples if samples is not None else DEFAULT_SAMPLES
         spec = RulesetSpec.of(ruleset)
         question = (tuple(hands), board, dead)
-        _PREPARED[(spec.digest, *question)] = (table, engine)
+        prepared_key = (spec.digest, *question)
+        _PREPARED[prepared_key] = (table, engine)
         chunks = [
             _SampleChunk(*question, used_seed, index, min(BATCH, wanted - start))
             for index, start in enumerate(range(0, wanted, BATCH))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.cards import Card
 from .deals import OddsError
 from ..core.errors import error
+from ..engine.cardread import read_cards
 from .odds import odds
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def outs(ruleset: Rules, hands: Sequence[str], board: str, dead: str = "") -> Ou
     board_size = game.board if game is not None else ruleset.hand_size
     if game is not None and game.boards > 1:
         raise error(OddsError, "O114", "outs are counted on one board; this game deals two", "<board>")
-    players = [ruleset.cards(hand, f"<hand {i + 1}>") for i, hand in enumerate(hands)]
+    players = [read_cards(ruleset, hand, f"<hand {i + 1}>") for i, hand in enumerate(hands)]
     if len(players) < 2:
         raise error(OddsError, "O108", "outs need at least two hands", "<odds>")
     hole = game.hole if game is not None else max(len(cards) for cards in players)
@@ -128,8 +129,8 @@ def outs(ruleset: Rules, hands: Sequence[str], board: str, dead: str = "") -> Ou
                 f"hand {i + 1} has {len(cards)} cards; outs need every hand's {hole} cards",
                 f"<hand {i + 1}>",
             )
-    board_cards = ruleset.cards(board, "<board>") if board.strip() else []
-    dead_cards = ruleset.cards(dead, "<dead>") if dead.strip() else []
+    board_cards = read_cards(ruleset, board, "<board>") if board.strip() else []
+    dead_cards = read_cards(ruleset, dead, "<dead>") if dead.strip() else []
     to_come = board_size - len(board_cards)
     if not board_cards or to_come <= 0 or board_size == 0:
         raise error(
@@ -199,7 +200,7 @@ def _street_shares(
 ) -> list[float] | None:
     """Shares once the next card is out (the hands as they stand then)."""
     if still_to_come == 0:
-        from ..engine.showdown import showdown
+        from ..compiled.fasthand import showdown
 
         return _shares(showdown(ruleset, players, board).fractions)
     return _current_shares(ruleset, players, board)

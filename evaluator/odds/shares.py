@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled.batch_rank import direct_many
+from ..compiled.batch_showdown import showdown_many
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -122,7 +123,7 @@ class ShareEngine:
             return Settled(
                 total, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True))
             )
-        shares = self.ruleset.showdown_many(holes, boards)
+        shares = showdown_many(self.ruleset, holes, boards)
         if len(self.halves) == 1:
             dead = shares.sum(axis=1) == 0
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
@@ -236,7 +237,7 @@ class ShareEngine:
     def _generic_halves(
         self, holes: np.ndarray, boards: np.ndarray, deal: int, per_half: list[np.ndarray], dead: list[np.ndarray]
     ) -> None:
-        from ..engine.showdown import showdown
+        from ..compiled.fasthand import showdown
 
         deck = self.ruleset.deck
         players = [[deck[i] for i in hole] for hole in holes.tolist()]

@@ -132,32 +132,3 @@ def not_a_ruleset(source: str) -> LoadError:
     return LoadError(Diagnostic("Y121", "the file named by extends: is not a ruleset (its top level is not a mapping "
                                 "of ruleset keys); its content is not shown", source, 1, 1))
 
-
-def load_split_half(document: Any, index: int, value: str) -> Any:
-    """The ruleset a ``game.split`` entry names, confined like ``extends:``.
-
-    ``document`` is the splitting ruleset's :class:`~evaluator.rules.load.Document`.
-    A path is taken from the file that wrote it and must stay inside
-    ``document.roots``; a target file that is not a ruleset is reported by
-    code and position only.
-    """
-    from .load import read_file
-    from ..rules.ruleset import load_rules as load
-
-    if is_catalogue_name(value):
-        return load(value)
-    where = document.position(("game", "split", index, "ruleset"))
-    confinement = Confinement(document.roots or Confinement.around(Path(where.source)).roots)
-    position = (where.source, where.line, where.col)
-    target = check_reference(value, Path(where.source), confinement, position, "game.split")
-    if not target.is_file():
-        raise error(LoadError, "Y123", f"game.split: cannot find {value!r}", where.source, where.line, where.col)
-    note = "the file named by game.split cannot be read as a ruleset"
-    try:
-        parsed = read_file(target)
-    except PokerRulesError as problem:
-        raise quiet_errors(problem, note) from None
-    if not looks_like_ruleset(parsed.data):
-        raise error(LoadError, "Y121", "the file named by game.split is not a ruleset (its top level is not a mapping "
-                    "of ruleset keys); its content is not shown", str(target), 1, 1)
-    return load(target, root=confinement.roots)

@@ -36,7 +36,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -74,6 +74,15 @@ MAX_CHAIN_NODES = 100_000
 
 YamlPath = tuple[str | int, ...]
 
+
+class _Mark(Protocol):
+    """Where an event starts: a mark of PyYAML's pure-Python or libyaml parser."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+
 _YAML_TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP = (
     _YAML_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map")
@@ -107,13 +116,13 @@ class Document:
     """
 
     data: dict[Any, Any]
-    positions: dict[tuple, Position] = field(default_factory=dict)
-    key_positions: dict[tuple, Position] = field(default_factory=dict)
+    positions: dict[YamlPath, Position] = field(default_factory=dict)
+    key_positions: dict[YamlPath, Position] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
     # the folder trees (real paths) that `extends:` and `game.split` paths may reach
     roots: tuple[str, ...] = ()
 
-    def position(self, path: tuple) -> Position:
+    def position(self, path: YamlPath) -> Position:
         """The position of the value at ``path``, or of its nearest ancestor that has one."""
         for end in range(len(path), -1, -1):
             found = self.positions.get(tuple(path[:end]))
@@ -121,7 +130,7 @@ class Document:
                 return found
         return Position(self.sources[0] if self.sources else "<string>", 1, 1)
 
-    def key_position(self, path: tuple) -> Position:
+    def key_position(self, path: YamlPath) -> Position:
         """The position of the key naming ``path``, else that of its value (see ``position``)."""
         found = self.key_positions.get(tuple(path))
         return found if found is not None else self.position(path)
@@ -146,7 +155,7 @@ def _fail_at(code: str, message: str, where: Position, hint: str | None = None) 
     _fail(code, message, where.source, where.line, where.col, hint=hint)
 
 
-def _mark_position(mark: yaml.Mark | None, source: str) -> Position:
+def _mark_position(mark: _Mark | None, source: str) -> Position:
     if mark is None:
         return Position(source, 1, 1)
     return Position(source, mark.line + 1, mark.column + 1)
@@ -302,8 +311,8 @@ class _Builder:
     def __init__(self, source: str) -> None:
         self.source = source
         self.constructor = SafeConstructor()
-        self.positions: dict[tuple, Position] = {}
-        self.key_positions: dict[tuple, Position] = {}
+        self.positions: dict[YamlPath, Position] = {}
+        self.key_positions: dict[YamlPath, Position] = {}
 
     def where(self, node: Node) -> Position:
         """The position of ``node`` (first content character for scalars)."""
@@ -322,6 +331,7 @@ class _Builder:
         if isinstance(node, SequenceNode):
             self._check_tag(node, _SEQ, "a list")
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)  # the composer makes no other kind of node
         return self.scalar(node)
 
     def _check_tag(self, node: Node, expected: str, kind: str) -> None:
@@ -361,12 +371,13 @@ class _Builder:
         for key_node, value_node in node.value:
             key = self._key(key_node)
             where = self.where(key_node)
+            key_path = (*path, key)
             if key in result:
-                first = self.key_positions[(*path, key)]
+                first = self.key_positions[key_path]
                 _fail_at("Y109", f"duplicate key {key!r} (first written at line {first.line})",
                          where)
-            self.key_positions[(*path, key)] = where
-            result[key] = self.build(value_node, (*path, key))
+            self.key_positions[key_path] = where
+            result[key] = self.build(value_node, key_path)
         return result
 
 
@@ -619,10 +630,10 @@ class _Merger:
     def __init__(self, parent: Document, child: Document) -> None:
         self.parent = parent
         self.child = child
-        self.positions: dict[tuple, Position] = {}
-        self.key_positions: dict[tuple, Position] = {}
+        self.positions: dict[YamlPath, Position] = {}
+        self.key_positions: dict[YamlPath, Position] = {}
 
-    def copy(self, doc: Document, path: tuple, value: Any) -> None:
+    def copy(self, doc: Document, path: YamlPath, value: Any) -> None:
         """Take the positions of ``value`` and everything under it from ``doc``."""
         if path in doc.positions:
             self.positions[path] = doc.positions[path]
@@ -635,7 +646,7 @@ class _Merger:
             for index, item in enumerate(value):
                 self.copy(doc, (*path, index), item)
 
-    def value(self, old: Any, new: Any, path: tuple) -> Any:
+    def value(self, old: Any, new: Any, path: YamlPath) -> Any:
         """The merged value at ``path``: maps merge, null removes, the rest replaces."""
         if new is None:
             return _REMOVED
@@ -645,7 +656,7 @@ class _Merger:
         self.copy(self.child, path, new)
         return new
 
-    def mapping(self, old: dict[Any, Any], new: dict[Any, Any], path: tuple) -> dict[Any, Any]:
+    def mapping(self, old: dict[Any, Any], new: dict[Any, Any], path: YamlPath) -> dict[Any, Any]:
         """Merge two maps key by key; parent order first, then the child's new keys."""
         result: dict[Any, Any] = {}
         for key, old_value in old.items():

@@ -108,7 +108,7 @@ def load_parser(grammar: Path, **options: Any) -> Lark:
     copy is there, else built and cached.
 
     >>> from evaluator.core.resources import grammar_dir
-    >>> load_parser(grammar_dir() / "pattern.lark", parser="lalr").parse("XX").data
+    >>> str(load_parser(grammar_dir() / "pattern.lark", parser="lalr").parse("XX").data)
     'shape'
     """
     text = grammar.read_text(encoding="utf-8")

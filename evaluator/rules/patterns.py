@@ -281,7 +281,8 @@ def parse_pattern(text: str, where: Where | None = None) -> Pattern:
 def _syntax_diagnostic(problem: UnexpectedInput, text: str, where: Where) -> Diagnostic:
     col = getattr(problem, "column", 1) or 1
     if isinstance(problem, UnexpectedCharacters):
-        found = text[problem.pos_in_stream] if problem.pos_in_stream < len(text) else "end"
+        at = problem.pos_in_stream  # None only for errors lark raises without a position
+        found = text[at] if at is not None and at < len(text) else "end"
         message = f"unexpected character {found!r}"
     elif isinstance(problem, UnexpectedToken):
         token = problem.token

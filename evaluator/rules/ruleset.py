@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
-from .confine import user_roots
-from ..core.errors import CardError, Diagnostic, RulesetError
-from .load import Document, load_document
+from .confine import Confinement, check_reference, is_catalogue_name, looks_like_ruleset, quiet_errors, user_roots
+from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
+from .load import Document, load_document, read_file
 from .patterns import (
     Matcher,
     Pattern,
     PatternContext,
-    PatternError,
     Where,
     check_pattern,
     compile_pattern,
@@ -569,7 +568,7 @@ def load_rules(
         return _LOADED[cache_key]  # type: ignore[return-value]
     document = load_document(ref, root=root)
     source = Path(document.sources[0]) if document.sources and document.sources[0] != "<string>" else None
-    ruleset = build_ruleset(document, source, made)
+    ruleset = build_ruleset(document, source, kind)
     if stamp >= 0:
         object.__setattr__(ruleset, "_cache_stamps", {src: _mtime(src) for src in document.sources})
         _LOADED[cache_key] = ruleset
@@ -586,3 +585,30 @@ def _mtime(source: str) -> float:
 def _parents_changed(ruleset: Rules) -> bool:
     stamps: dict[str, float] = getattr(ruleset, "_cache_stamps", {})
     return any(_mtime(source) != stamp for source, stamp in stamps.items())
+
+
+def load_split_half(document: Document, index: int, value: str) -> Rules:
+    """The ruleset a ``game.split`` entry names, confined like ``extends:``.
+
+    ``document`` is the splitting ruleset's :class:`~evaluator.rules.load.Document`.
+    A path is taken from the file that wrote it and must stay inside
+    ``document.roots``; a target file that is not a ruleset is reported by
+    code and position only.
+    """
+    if is_catalogue_name(value):
+        return load_rules(value)
+    where = document.position(("game", "split", index, "ruleset"))
+    confinement = Confinement(document.roots or Confinement.around(Path(where.source)).roots)
+    position = (where.source, where.line, where.col)
+    target = check_reference(value, Path(where.source), confinement, position, "game.split")
+    if not target.is_file():
+        raise error(LoadError, "Y123", f"game.split: cannot find {value!r}", where.source, where.line, where.col)
+    note = "the file named by game.split cannot be read as a ruleset"
+    try:
+        parsed = read_file(target)
+    except PokerRulesError as problem:
+        raise quiet_errors(problem, note) from None
+    if not looks_like_ruleset(parsed.data):
+        raise error(LoadError, "Y121", "the file named by game.split is not a ruleset (its top level is not a mapping "
+                    "of ruleset keys); its content is not shown", str(target), 1, 1)
+    return load_rules(target, root=confinement.roots)

@@ -22,13 +22,13 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..core import resources
 from ..core.errors import Diagnostic, SchemaError
-from .load import Document, Position
+from .load import Document, Position, YamlPath
 
 if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
     from jsonschema import Draft202012Validator
@@ -58,7 +58,8 @@ _CARD_PATTERN_WORDS = "a card such as 'As', 'Th', '10h', or a joker 'X', 'X1', '
 def schema() -> dict[str, Any]:
     """The parsed ruleset JSON Schema (read once; do not mutate it)."""
     path = resources.grammar_dir() / SCHEMA_FILE
-    return json.loads(path.read_text(encoding="utf-8"))
+    parsed: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return parsed
 
 
 @cache
@@ -68,10 +69,30 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema())
 
 
+# jsonschema sets these on every error it reports (the stubs also allow a hand-made
+# error without them): read here, once, for the wording below.
+
+
+def _instance(err: ValidationError) -> Any:
+    """The value the error is about."""
+    return err.instance
+
+
+def _limit(err: ValidationError) -> Any:
+    """What the failed keyword asks for (``validator_value``): a type, a bound, the allowed values..."""
+    return err.validator_value
+
+
+def _subschema(err: ValidationError) -> Mapping[str, Any]:
+    """The schema object holding the failed keyword (``true``/``false`` schemas hold none)."""
+    schema = err.schema
+    return schema if isinstance(schema, Mapping) else {}
+
+
 # --------------------------------------------------------------------------- wording
 
 
-def _where(path: tuple) -> str:
+def _where(path: YamlPath) -> str:
     """A path as a user would write it: ``deck.jokers``, ``examples[3].hand``."""
     text = ""
     for part in path:
@@ -145,11 +166,11 @@ def _is_key_error(err: ValidationError) -> bool:
     return "propertyNames" in err.absolute_schema_path
 
 
-def _unknown_keys(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
-    allowed = list(err.schema.get("properties", {}))
-    patterns = list(err.schema.get("patternProperties", {}))
+def _unknown_keys(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
+    allowed = list(_subschema(err).get("properties", {}))
+    patterns = list(_subschema(err).get("patternProperties", {}))
     result = []
-    for key in err.instance:
+    for key in _instance(err):
         if key in allowed or (isinstance(key, str) and any(re.search(p, key) for p in patterns)):
             continue
         hint = _hint_close(key, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
@@ -157,42 +178,42 @@ def _unknown_keys(err: ValidationError, doc: Document, path: tuple) -> list[Diag
     return result
 
 
-def _wrong_type(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
-    wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+def _wrong_type(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
+    wanted = _limit(err) if isinstance(_limit(err), list) else [_limit(err)]
     expected = " or ".join(_TYPE_WORDS.get(t, t) for t in wanted)
     if _is_key_error(err):
-        where = doc.key_position((*path, err.instance))
-        return [_diag("S102", f"the key {_show(err.instance)} in {_where(path)} must be {expected}", where)]
-    message = f"{_where(path)} must be {expected}, not {_type_of(err.instance)}"
+        where = doc.key_position((*path, _instance(err)))
+        return [_diag("S102", f"the key {_show(_instance(err))} in {_where(path)} must be {expected}", where)]
+    message = f"{_where(path)} must be {expected}, not {_type_of(_instance(err))}"
     return [_diag("S102", message, doc.position(path))]
 
 
-def _not_allowed(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
+def _not_allowed(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
     if err.validator == "pattern":
-        pattern = err.validator_value
+        pattern = _limit(err)
         words = _PATTERN_WORDS.get(pattern) or (
             _CARD_PATTERN_WORDS if "Xx" in pattern else f"text matching {pattern}"
         )
         if _is_key_error(err):
-            return [_diag("S103", f"bad name {_show(err.instance)} in {_where(path)}: use {words}",
-                          doc.key_position((*path, err.instance)))]
-        return [_diag("S103", f"{_where(path)} cannot be {_show(err.instance)}: use {words}",
+            return [_diag("S103", f"bad name {_show(_instance(err))} in {_where(path)}: use {words}",
+                          doc.key_position((*path, _instance(err))))]
+        return [_diag("S103", f"{_where(path)} cannot be {_show(_instance(err))}: use {words}",
                       doc.position(path))]
-    values = err.validator_value if err.validator == "enum" else [err.validator_value]
+    values = _limit(err) if err.validator == "enum" else [_limit(err)]
     allowed = _allowed(values)
-    message = f"{_where(path)} cannot be {_show(err.instance)}; allowed: {', '.join(allowed)}"
-    hint = _hint_close(err.instance, allowed) if isinstance(err.instance, str) else None
+    message = f"{_where(path)} cannot be {_show(_instance(err))}; allowed: {', '.join(allowed)}"
+    hint = _hint_close(_instance(err), allowed) if isinstance(_instance(err), str) else None
     return [_diag("S103", message, doc.position(path), hint)]
 
 
-def _missing(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
-    missing = [key for key in err.validator_value if key not in err.instance]
+def _missing(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
+    missing = [key for key in _limit(err) if key not in _instance(err)]
     return [_diag("S104", f"{_where(path)} is missing the required key {key!r}", doc.position(path))
             for key in missing]
 
 
-def _other(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]:
-    where, value, limit = _where(path), err.instance, err.validator_value
+def _other(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
+    where, value, limit = _where(path), _instance(err), _limit(err)
     if err.validator == "anyOf" and isinstance(value, dict):
         # alternatives that differ by a required key read best as "needs one of"
         keys = [key for option in limit for key in option.get("required", [])]
@@ -220,7 +241,7 @@ def _other(err: ValidationError, doc: Document, path: tuple) -> list[Diagnostic]
     return [_diag("S105", message, doc.position(path))]
 
 
-_HANDLERS: dict[str, Callable[[ValidationError, Document, tuple], list[Diagnostic]]] = {
+_HANDLERS: dict[str, Callable[[ValidationError, Document, YamlPath], list[Diagnostic]]] = {
     "additionalProperties": _unknown_keys,
     "type": _wrong_type,
     "enum": _not_allowed,
@@ -243,15 +264,15 @@ def _unreadable(err: ValidationError) -> list[tuple[Any, ...]]:
     """The paths of the values an error makes unreadable: the unknown keys themselves,
     a badly named key, else the value the error is about (a mapping missing a key)."""
     path = tuple(err.absolute_path)
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = err.schema.get("properties", {})
-        patterns = list(err.schema.get("patternProperties", {}))
+    if err.validator == "additionalProperties" and isinstance(_instance(err), dict):
+        allowed = _subschema(err).get("properties", {})
+        patterns = list(_subschema(err).get("patternProperties", {}))
         return [
-            (*path, key) for key in err.instance
+            (*path, key) for key in _instance(err)
             if key not in allowed and not (isinstance(key, str) and any(re.search(p, key) for p in patterns))
         ]
     if _is_key_error(err):
-        return [(*path, err.instance)]
+        return [(*path, _instance(err))]
     return [path]
 
 

@@ -11,7 +11,7 @@ that came from a file (ruleset names, board text) is escaped.
 from __future__ import annotations
 
 from ..odds.chart import Cell, ChartComparison, ChartResult
-from .report import esc
+from .report_cards import esc
 
 CELL = 44  # pixels per grid cell
 MARGIN = 22  # room for the rank labels

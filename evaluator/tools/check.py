@@ -59,7 +59,8 @@ from ..rules.work import pattern_factor
 if TYPE_CHECKING:
     from ..rules.load import Document, Position
     from ..rules.patterns import HandClass, Pattern
-    from ..ruleset import Category, Ruleset
+    from ..rules.ruleset import Category
+    from ..ruleset import Ruleset
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -151,7 +152,8 @@ def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
     from .examples import run_examples
     from ..rules.load import load_document
     from .partial import doubts_of, readable_part
-    from ..ruleset import build_readable
+    from ..rules.ruleset import build_readable
+    from ..ruleset import Ruleset
 
     source = str(path)
     try:
@@ -171,7 +173,7 @@ def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
         readable = readable_part(document)
         if readable.document is None:
             return _sorted(readable.diagnostics, document)
-        ruleset, builder = build_readable(readable.document, path, readable.removed)
+        ruleset, builder = build_readable(readable.document, path, readable.removed, Ruleset)
     except PokerRulesError as problem:
         return _sorted(problem.diagnostics, document)
     except Exception as bug:  # noqa: BLE001
@@ -196,7 +198,7 @@ def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagn
 
 def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
     """Each ``game.split`` ruleset loaded as a showdown would load it (confined like ``extends:``)."""
-    from ..rules.confine import load_split_half
+    from ..rules.ruleset import load_split_half
 
     game = ruleset.game
     found: list[Diagnostic] = []
@@ -216,7 +218,7 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
     from .examples import run_examples
 
     source = source or (ruleset.document.sources[0] if ruleset.document.sources else ruleset.name)
-    stages = (
+    stages: tuple[Callable[[], list[Diagnostic]], ...] = (
         lambda: _Linter(ruleset, source).diagnostics(),
         lambda: run_examples(ruleset),
     )

@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..rules.cards import parse_cards, tokenize
 from ..core.errors import Diagnostic, PokerRulesError
 from ..engine.evaluate import MAX_SUBSETS
-from ..engine.showdown import best_hand, showdown
+from ..compiled.fasthand import showdown
+from ..engine.showdown import best_hand
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
-    from ..ruleset import Example, Ruleset
+    from ..rules.ruleset import Example
+    from ..ruleset import Ruleset
 
 _COMPARISON = re.compile(r"^(?P<a>.+?)\s+(?P<op>[<>=])\s+(?P<b>.+)$")
 _IS = re.compile(r"^(?P<hand>.+?)\s+is\s+(?P<category>[a-z][a-z0-9_]*)$")

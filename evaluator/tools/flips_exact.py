@@ -15,16 +15,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..rules.cards import Card
-from .flips import (
-    CAUSES,
-    ROWS_PER_BLOCK,
-    FlipCensus,
-    FlipGroup,
+from .flip_types import CAUSES, ROWS_PER_BLOCK, FlipCensus, FlipGroup
+from .flips_sampled import (
     _evaluate,
     _label,
     _matches,
     disjoint_variants,
     flip_array_values,
+    sampled_census,
     verified_example,
 )
 
@@ -70,8 +68,6 @@ def exact_census(
     a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, classes: Sequence[tuple[tuple[Card, ...], int]]
 ) -> FlipCensus:
     """Count every flipping pair of hands exactly, by class pairs, grouped by cause and categories."""
-    from .flips import sampled_census
-
     cards = [hand for hand, _ in classes]
     hands_a = [_evaluate(a, hand) for hand in cards]
     hands_b = [_evaluate(b, hand) for hand in cards]

@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..rules.cards import Card
 from ..core.stats_math import Z_95
+from ..rules.cards import Card
+from .flip_types import FlipGroup
+from .flips_sampled import _label, verified_example
 
 if TYPE_CHECKING:
-    from .flips import FlipGroup
     from ..ruleset import Ruleset
 
 ClassKey = tuple[tuple[str, ...], bool]
@@ -52,8 +53,6 @@ def suit_flips(
     a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, weights: dict[ClassKey, int], draws: int, seed: int
 ) -> list[FlipGroup]:
     """Groups of same-class pairs that the two suit tie-breaks order oppositely, estimated with an interval."""
-    from .flips import FlipGroup, _label, verified_example
-
     rng = random.Random(seed)
     suits = list(dict.fromkeys(card.suit for card in deck if card.suit is not None))
     hands = sum(weights.values())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .flips import CAUSE_TITLES, FlipCensus, FlipGroup
+from .flip_types import CAUSE_TITLES, FlipCensus, FlipGroup
 from ..core.stats_math import percent_text
 
 GROUPS_SHOWN = 8  # groups listed per cause in the text report

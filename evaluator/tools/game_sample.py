@@ -142,7 +142,7 @@ def _use(ruleset: Ruleset, shape: Shape) -> str:
 
 def pot_shares(ruleset: Ruleset, deal: Deal, shape: Shape) -> list[Fraction]:
     """Each player's share of the pot when ``ruleset``'s game settles ``deal`` (its own part of it)."""
-    from ..engine.showdown import showdown
+    from ..compiled.fasthand import showdown
 
     own = shape_of(ruleset)
     holes = [hole[: own.hole] for hole in deal[0]]

@@ -6,7 +6,7 @@ cards. A game that says how many hole and board cards must play, or that splits
 the pot into halves, is *sampled*: ``deals`` deals of one player's hole cards
 and the board, drawn with ``seed``; each half's final hand is the best of the
 subsets the game allows (the same subsets as :func:`evaluator.engine.showdown.best_hand`),
-ranked on the compiled tables (:meth:`Ruleset.rank_many`) and named by
+ranked on the compiled tables (the ranker of :mod:`evaluator.compiled.fast`) and named by
 evaluating one hand per distinct value with the generic engine. Each share is
 given with a 95% Wilson interval; a half with a qualifier also gets its
 qualifying rate, and a low half its breakdown by top card.
@@ -21,10 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .lowball import LowBreakdown, LowRow, _label, _top
+from ..compiled.fast import ruleset_ranker
 from ..core.stats_math import wilson_interval
+from ..engine.evaluate import engine_for
+from .lowball import LowBreakdown, LowRow, _label, _top, breakdown_lines
+from .stats_format import format_odds
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
     from ..ruleset import Ruleset
 
 DEFAULT_GAME_DEALS = 50_000
@@ -118,18 +122,18 @@ def use_text(ruleset: Ruleset) -> str:
     return f"exactly {game.use_hole or 0} hole + {game.use_board or 0} board"
 
 
-def _id_map(source: Ruleset, target: Ruleset) -> np.ndarray[Any, np.dtype[np.int64]]:
+def _id_map(source: Rules, target: Rules) -> np.ndarray[Any, np.dtype[np.int64]]:
     index = {card: n for n, card in enumerate(target.deck)}
     return np.array([index[card] for card in source.deck], dtype=np.int64)
 
 
 def _best(
-    half: Ruleset, ids: np.ndarray[Any, Any], subsets: np.ndarray[Any, Any]
+    half: Rules, ids: np.ndarray[Any, Any], subsets: np.ndarray[Any, Any]
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Best value per deal and the card ids that make it."""
     deals = ids.shape[0]
     hands = ids[:, subsets]  # (deals, subsets, size)
-    values = np.asarray(half.rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(deals, subsets.shape[0])
+    values = np.asarray(ruleset_ranker(half).rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(deals, subsets.shape[0])
     best = values.argmax(axis=1)
     return values[np.arange(deals), best], hands[np.arange(deals), best]
 
@@ -176,7 +180,7 @@ def game_stats(
 
 
 def _half_stats(
-    name: str, half: Ruleset, tally: Counter[int], seen: dict[int, np.ndarray[Any, Any]], deals: int, seed: int
+    name: str, half: Rules, tally: Counter[int], seen: dict[int, np.ndarray[Any, Any]], deals: int, seed: int
 ) -> HalfStats:
     """Name each value seen by evaluating one hand of it; only qualifying hands count in a category."""
     by_category: Counter[str] = Counter()
@@ -185,7 +189,7 @@ def _half_stats(
     qualified = 0
     winning = half.categories[-1].name
     for value, number in tally.items():
-        hand = half.engine.evaluate([half.deck[int(i)] for i in seen[value]])
+        hand = engine_for(half).evaluate([half.deck[int(i)] for i in seen[value]])
         if not hand.qualifies:
             continue  # every hand that misses the qualifier ranks alike: no category to name
         by_category[hand.category] += number
@@ -214,9 +218,6 @@ def _half_stats(
 
 def render_game_text(table: GameStats) -> str:
     """The game's table for people: per half, category shares with intervals."""
-    from .lowball import breakdown_lines
-    from .stats import format_odds
-
     lines = [
         f"{table.ruleset}: {table.title}",
         f"the final hand of one player: {table.hole} hole cards, {table.board} on the board, using {table.use}",
@@ -263,8 +264,6 @@ def render_game_csv(table: GameStats) -> str:
 
 def game_table_dict(table: GameStats, ruleset: Ruleset) -> dict[str, Any]:
     """``stats --json`` for a sampled game: the first half as the table, every half under ``game``."""
-    from .stats import format_odds
-
     first = table.halves[0]
     rows = [r for r in first.rows if r.category != DOES_NOT_QUALIFY]
     lowball = next((half.lowball for half in table.halves if half.lowball is not None), None)

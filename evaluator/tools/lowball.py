@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.stats_math import wilson_interval
+from .stats_format import format_odds
 
 if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
     from ..ruleset import Ruleset
 
 DEFAULT_LOW_SAMPLES = 20_000
@@ -47,8 +49,6 @@ class LowRow:
         >>> LowRow("5", "5-low", 1, 0.25).odds_text
         '1 in 4.00'
         """
-        from .stats import format_odds
-
         return format_odds(1 / self.probability if self.probability else None)
 
 
@@ -95,12 +95,12 @@ class LowBreakdown:
         }
 
 
-def _label(ruleset: Ruleset, top: str) -> str:
+def _label(ruleset: Rules, top: str) -> str:
     wheel = top == "5" and ruleset.rank_symbols[0] == "A"
     return f"{top}-low" + (" (the wheel)" if wheel else "")
 
 
-def _top(ruleset: Ruleset, cards: tuple[str, ...]) -> str:
+def _top(ruleset: Rules, cards: tuple[str, ...]) -> str:
     ranks = [card[:-1] for card in cards if len(card) > 1]
     return max(ranks, key=ruleset.rank_symbols.index)
 

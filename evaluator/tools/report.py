@@ -17,15 +17,14 @@ glance; categories one side lacks are hatched grey.
 
 from __future__ import annotations
 
-import html
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from .diff import CategoryStat, ChangedDeal, Diff, ExampleHand, Flip, odds_text
-from ..core.safe_text import visible
+from .diff_types import CategoryStat, Diff, ExampleHand, Flip, odds_text
+from .report_cards import cards_html, esc
+from .report_sections import EXTRA_STYLE, cause_sections, game_html, lowball_html
+from .showdown_share import ChangedDeal
 
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-RED_SUITS = frozenset("hd")
 PALETTE = (
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
     "#b07aa1", "#ff9da7", "#9c755f", "#1f3a93", "#8c564b", "#17becf",
@@ -96,33 +95,6 @@ tr.differs td:first-child { font-weight: 600; }
 .deals li { display: flex; align-items: center; gap: 10px; margin: 6px 0; font-size: 14px; flex-wrap: wrap; }
 footer { margin-top: 30px; color: #7a8294; font-size: 12px; }
 """
-
-
-def esc(text: object) -> str:
-    """HTML-escape any value; control and bidi characters are shown escaped (see :mod:`evaluator.core.safe_text`)."""
-    return html.escape(visible(text), quote=True)
-
-
-# --- cards ------------------------------------------------------------------------------------------
-
-
-def card_html(card: str, small: bool = False) -> str:
-    """One card as a small face: rank over a coloured suit symbol (red hearts and diamonds)."""
-    size = " small" if small else ""
-    if card.upper().startswith("X"):
-        return f'<span class="card joker{size}" title="joker">{esc(card)}</span>'
-    rank, suit = card[:-1], card[-1]
-    colour = "red" if suit in RED_SUITS else "black"
-    shown = "10" if rank == "T" else rank
-    return (
-        f'<span class="card {colour}{size}" title="{esc(card)}"><span class="rank">{esc(shown)}</span>'
-        f'<span class="suit">{SUIT_SYMBOLS.get(suit, esc(suit))}</span></span>'
-    )
-
-
-def cards_html(cards: Iterable[str], small: bool = False) -> str:
-    """A row of cards."""
-    return '<span class="cards">' + "".join(card_html(card, small) for card in cards) + "</span>"
 
 
 # --- charts -----------------------------------------------------------------------------------------
@@ -325,11 +297,7 @@ def summary_html(diff: Diff) -> str:
 
 def render_html(diff: Diff) -> str:
     """The whole self-contained report."""
-    from .report_sections import EXTRA_STYLE
-
     a, b = esc(diff.a.name), esc(diff.b.name)
-    from .report_sections import cause_sections, game_html, lowball_html
-
     sections = [
         ("What changes", summary_html(diff)),
         ("Category order and frequencies", orders_html(diff)),

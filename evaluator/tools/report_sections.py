@@ -12,7 +12,8 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from .flips import CAUSE_TITLES, FlipCensus, FlipGroup, FlipHand
+from .flip_types import CAUSE_TITLES, FlipCensus, FlipGroup, FlipHand
+from .report_cards import cards_html
 
 if TYPE_CHECKING:
     from .game_sample import GameShare
@@ -37,8 +38,6 @@ def _name(category: str) -> str:
 
 
 def _hand(hand: FlipHand, name_a: str, name_b: str) -> str:
-    from .report import cards_html
-
     described = (
         _esc(hand.description_a)
         if hand.description_a == hand.description_b
@@ -134,8 +133,6 @@ def lowball_html(table: LowBreakdown) -> str:
 
 def game_html(share: GameShare, name_a: str, name_b: str) -> str:
     """The game-deal comparison: the pot that moves, winner changes, scoops, examples."""
-    from .report import cards_html
-
     if share.method == "impossible":
         return f"<p>Not compared: {_esc(share.reason)}.</p>"
     low, high = share.winner_interval

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..rules.cards import Card
 from ..core.errors import PokerRulesError
 from ..core.stats_math import wilson_interval
+from .diff_basis import common_deck, rules_fingerprint
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -76,7 +77,8 @@ def _outcome(ruleset: Ruleset, first: Hand | None, second: Hand | None) -> int:
     """1 first wins, -1 second wins, 0 tie; a hand no category matches loses."""
     if first is None or second is None:
         return (first is not None) - (second is not None)
-    return ruleset.compare(first, second)
+    verdict: int = ruleset.compare(first, second)
+    return verdict
 
 
 class _Judge:
@@ -151,8 +153,6 @@ def showdown_share(
     a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None
 ) -> ShowdownShare:
     """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled."""
-    from .diff import common_deck, rules_fingerprint
-
     deck = common_deck(a, b)
     if len(deck) < 2 * cards:
         reason = f"the decks share {len(deck)} cards, too few to deal two hands of {cards}"

@@ -32,7 +32,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.counting import Progress, count
+from ..core.errors import UsageError
 from .game_stats import needs_game_sampling
+from .stats_format import format_odds, format_probability
 
 if TYPE_CHECKING:
     from .lowball import LowBreakdown
@@ -284,30 +286,6 @@ def _other_notes(ruleset: Ruleset, table: StatsTable, defaulted: bool) -> list[N
 # --- rendering ----------------------------------------------------------------------------
 
 
-def format_odds(odds: float | None) -> str:
-    """"1 in X" with X rounded for reading.
-
-    >>> format_odds(649740.0), format_odds(1.9953), format_odds(None)
-    ('1 in 649,740', '1 in 2.00', 'never')
-    """
-    if odds is None:
-        return "never"
-    if odds >= 100:
-        return f"1 in {odds:,.0f}"
-    return f"1 in {odds:,.2f}"
-
-
-def format_probability(probability: float) -> str:
-    """A probability as a percentage with four significant digits.
-
-    >>> format_probability(4 / 2598960), format_probability(0.5), format_probability(0.0)
-    ('0.0001539%', '50.00%', '0%')
-    """
-    if probability == 0:
-        return "0%"
-    return f"{probability * 100:#.4g}%"
-
-
 def render_text(table: StatsTable) -> str:
     """The table for people: aligned columns, then the notes."""
     header = ("category", "count", "probability", "odds", "distinct")
@@ -415,7 +393,6 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         UsageError: both --json and --csv are given (the CLI prints it, exit 2).
         PokerRulesError: a broken ruleset or a bad --cards (the CLI prints it, exit 1).
     """
-    from ..cli.output import UsageError
     from ..ruleset import load
 
     if getattr(args, "json", False) and getattr(args, "csv", False):
@@ -470,7 +447,6 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
 
 def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
     """``stats`` of a must-use or hi-lo game: sampled final hands per half."""
-    from ..cli.output import UsageError
     from .game_stats import game_stats, game_table_dict, render_game_csv, render_game_text
 
     samples = getattr(args, "samples", None) or 50_000

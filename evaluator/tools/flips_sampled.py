@@ -1,0 +1,175 @@
+"""Judging flipping pairs of hands (see :mod:`evaluator.tools.flips`): causes, examples, the sampled census.
+
+The helpers here are shared by the exact count (:mod:`evaluator.tools.flips_exact`),
+the suit tie-break count (:mod:`evaluator.tools.flips_suits`) and the census
+that picks between them (:mod:`evaluator.tools.flips`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations, product
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.errors import PokerRulesError
+from ..core.stats_math import Z_95, wilson_interval
+from ..rules.cards import Card
+from .flip_types import CAUSES, FlipCensus, FlipGroup, FlipHand
+
+if TYPE_CHECKING:
+    from ..engine.hand import Hand
+    from ..ruleset import Ruleset
+
+
+def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
+    try:
+        return ruleset.engine.evaluate(list(cards))
+    except PokerRulesError:
+        return None
+
+
+def _matches(matcher: Any, hand: Hand) -> bool:
+    from ..engine.showdown import _matches as matches
+
+    return matches(matcher, hand)
+
+
+def _label(category_a: str, category_b: str) -> str:
+    return category_a if category_a == category_b else f"{category_a} / {category_b}"
+
+
+def _cause(
+    a: Ruleset,
+    b: Ruleset,
+    first: tuple[Hand, Hand],
+    second: tuple[Hand, Hand],
+    cards: tuple[Sequence[Card], Sequence[Card]],
+) -> str:
+    """The cause of one flipping pair (see the module docstring)."""
+    from ..engine.showdown import _exception
+
+    if (a.beats and _exception(a, first[0], second[0])) or (b.beats and _exception(b, first[1], second[1])):
+        return "beats"
+    if first[0].qualifies != first[1].qualifies or second[0].qualifies != second[1].qualifies:
+        return "qualifier"
+    if any(_is_wild(ruleset, card) for ruleset in (a, b) for hand in cards for card in hand):
+        return "wild_cards"
+    if first[0].category != first[1].category or second[0].category != second[1].category:
+        return "category_membership"
+    if first[0].category != second[0].category:
+        return "category_order"
+    if first[0].strength[:3] == second[0].strength[:3] or first[1].strength[:3] == second[1].strength[:3]:
+        return "suit_tiebreak"
+    if a.ace != b.ace and any(card.rank == "A" for hand in cards for card in hand):
+        return "ace_rule"
+    return "rank_order"
+
+
+def _is_wild(ruleset: Ruleset, card: Card) -> bool:
+    wild = ruleset.wild
+    return card.rank is None or card in wild.cards or card.rank in wild.ranks
+
+
+def _flip_hand(cards: Sequence[Card], a: Ruleset, b: Ruleset) -> FlipHand:
+    text = " ".join(map(str, cards))
+    hand_a, hand_b = a.evaluate(text), b.evaluate(text)
+    played = tuple(hand_a.cards) if sorted(hand_a.cards) == sorted(map(str, cards)) else tuple(map(str, cards))
+    return FlipHand(played, hand_a.category, hand_b.category, hand_a.describe(), hand_b.describe())
+
+
+def verified_example(
+    a: Ruleset, b: Ruleset, first: Sequence[Card], second: Sequence[Card], outcome_a: int = 1, outcome_b: int = -1
+) -> tuple[FlipHand, FlipHand] | None:
+    """The pair as reported, when ``A.compare`` and ``B.compare`` on the card strings say what the group says."""
+    text_first, text_second = " ".join(map(str, first)), " ".join(map(str, second))
+    if a.compare(text_first, text_second) == outcome_a and b.compare(text_first, text_second) == outcome_b:
+        return _flip_hand(first, a, b), _flip_hand(second, a, b)
+    return None
+
+
+def disjoint_variants(
+    first: Sequence[Card], second: Sequence[Card], deck: Sequence[Card]
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Ways to deal ``second``'s class (its ranks, suited or not) next to ``first`` without a shared card.
+
+    Falls back to the pair as given when the deck cannot separate them.
+    """
+    suits = list(dict.fromkeys(card.suit for card in deck if card.suit is not None))
+    free = [card for card in deck if card not in set(first)]
+    ranks = Counter(card.rank for card in second)
+    suited = len(second) > 1 and len({card.suit for card in second}) == 1
+    found: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    if suited:
+        for suit in suits:
+            hand = tuple(Card(card.rank or "", suit) for card in second)
+            if all(card in free for card in hand):
+                found.append((tuple(first), hand))
+        return found or [(tuple(first), tuple(second))]
+    choices = [list(combinations([card for card in free if card.rank == rank], n)) for rank, n in ranks.items()]
+    for picked in product(*choices):
+        hand = tuple(card for group in picked for card in group)
+        if len(hand) == 1 or len({card.suit for card in hand}) > 1:
+            found.append((tuple(first), hand))
+            if len(found) >= 8:
+                break
+    return found or [(tuple(first), tuple(second))]
+
+
+def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:
+    """Draw ``samples`` pairs of hands with ``seed``, judge each with both ``compare``, count flips per group."""
+    rng = random.Random(seed)
+    cards = list(deck)
+    if len(cards) < 2 * size:
+        return FlipCensus(
+            "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
+        )
+    found: dict[tuple[str, str, str, int, int], list[Any]] = {}
+    for _ in range(samples):
+        dealt = rng.sample(cards, 2 * size)
+        first, second = tuple(dealt[:size]), tuple(dealt[size:])
+        fa, fb, sa, sb = _evaluate(a, first), _evaluate(b, first), _evaluate(a, second), _evaluate(b, second)
+        if fa is None or fb is None or sa is None or sb is None:
+            continue
+        verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
+        if verdict_a == verdict_b:
+            continue
+        if verdict_a < verdict_b:  # orient the pair: A ranks the first hand higher than B does
+            first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
+            verdict_a, verdict_b = -verdict_a, -verdict_b
+        cause = _cause(a, b, (fa, fb), (sa, sb), (first, second))
+        key = (cause, _label(fa.category, fb.category), _label(sa.category, sb.category), verdict_a, verdict_b)
+        entry = found.setdefault(key, [0, first, second])
+        entry[0] += 1
+    population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck
+    groups = []
+    for (cause, first_label, second_label, outcome_a, outcome_b), (hits, first, second) in found.items():
+        low, high = wilson_interval(hits, samples, Z_95)
+        example = verified_example(a, b, first, second, outcome_a, outcome_b)
+        groups.append(
+            FlipGroup(
+                cause,
+                first_label,
+                second_label,
+                round(hits / samples * population),
+                math.floor(low * population),
+                math.ceil(high * population),
+                example,
+                outcome_a if example else None,
+                outcome_b if example else None,
+                outcome_a,
+                outcome_b,
+            )
+        )
+    groups.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
+    return FlipCensus("sampled", size, len(deck), population, samples, seed, tuple(groups))
+
+
+def flip_array_values(values: Sequence[tuple[Any, ...]]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Dense integer ranks of comparable values: equal values get equal numbers, bigger wins."""
+    order = {value: index for index, value in enumerate(sorted(set(values)))}
+    return np.array([order[value] for value in values], dtype=np.int64)

@@ -242,7 +242,12 @@ def count(ruleset: Ruleset, cards: int | None = None, progress: Progress | None 
     _check_size(ruleset, size)
     per_ruleset = _RESULTS.setdefault(ruleset, {})
     if size not in per_ruleset:
-        per_ruleset[size] = _Counter(ruleset, size, progress).run()
+        if ruleset.engine.needs_suits:
+            from .suitcount import count_suited  # flush(k), run(k, flush), suits: finer classes
+
+            per_ruleset[size] = count_suited(ruleset, size, progress)
+        else:
+            per_ruleset[size] = _Counter(ruleset, size, progress).run()
     elif progress is not None:
         progress(1.0)
     return per_ruleset[size]

@@ -87,7 +87,9 @@ import numpy as np
 
 from . import diskcache
 from .cards import Card
+from .errors import CardError, error
 from .patterns import term_kinds
+from .suitclasses import holdings, supported
 from .resources import CACHE_ENV, user_cache_dir  # CACHE_ENV is re-exported for the tests
 
 if TYPE_CHECKING:
@@ -301,7 +303,9 @@ def card_model(ruleset: Ruleset) -> CardModel:
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
-    if any(dead):
+    if ruleset.engine.needs_suits:
+        mode, why = "generic", "a pattern looks at suits within the hand (flush(k), run(k, flush), suits)"
+    elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
         mode, why = "generic", "a pattern names a suit, and a hand of wild cards takes the suit of its one natural"
@@ -536,6 +540,19 @@ def build_tables(ruleset: Ruleset, progress: Callable[[float], None] | None = No
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
+    if engine.needs_suits:
+        # the rank classes above miss what suits within the hand make (a four
+        # flush): every strength of a suit class, numbered with the rest
+        why_not = supported(ruleset, size)
+        if why_not is not None:
+            raise error(CardError, "C105", f"{ruleset.name} cannot be compiled: {why_not}", "<tables>")
+        for k in range(low, size + 1):
+            for held, _ in holdings(ruleset, k):
+                mask = engine.wild_mask(held)
+                wilds = [card for card, is_wild in zip(held, mask) if is_wild]
+                strength = _strength(engine, [card for card, is_wild in zip(held, mask) if not is_wild], wilds)
+                if strength is not None:
+                    strengths[strength] = None
     ordered = sorted(strengths)
     index = {s: i for i, s in enumerate(ordered)}
 

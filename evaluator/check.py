@@ -409,7 +409,7 @@ class _Linter:
             where, note = _place(self.document, self.source, ("hand", "size"), ("hand",))
             why = (
                 f"the evaluator refuses some hands ({analysis.refused})" if analysis.refused
-                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_COVERAGE_WORK:,} units of work)"
+                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_SUITED_COVERAGE_WORK if self.engine.needs_suits else MAX_COVERAGE_WORK:,} units of work)"
             )
             found.append(
                 _diagnostic(

@@ -290,6 +290,8 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
             self._fail("P107", "the rank set is empty", self._brace_col(term), "list ranks, e.g. 'all in {J, Q, K}'")
         ranks = []
         for item in tokens:
+            if item.type == "NUMBER" and str(item) in ("2", "3", "4", "5", "6", "7", "8", "9", "10"):
+                item = Token("RANK", str(item), start_pos=item.start_pos, line=item.line, column=item.column)  # lexed as a number
             if item.type != "RANK":
                 self._fail("P106", f"{str(item)!r} is not a rank: a rank set lists ranks (2-9, 10, T, J, Q, K, A)", item.column or 1)
             ranks.append(rank_token(str(item)))

@@ -330,6 +330,10 @@ class Engine:
         if rules.wild.plays_as_ranks is not None:
             allowed = frozenset(rules.wild.plays_as_ranks)
         held = Counter(naturals)
+        if not self.flush_needs_suit:
+            # suits no natural card holds are interchangeable: try one of them
+            free = [suit for suit in self.suit_preference if suit not in {card.suit for card in naturals}]
+            deck = [card for card in deck if card.suit not in free[1:]]
         best: tuple[tuple[Card, ...], Classification] | None = None
         best_key: tuple[bool, tuple[int, ...]] | None = None
         for choice in combinations_with_replacement(deck, wild_count):

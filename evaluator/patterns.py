@@ -241,6 +241,8 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return ("flush", "flush", token.column or 1, token)
 
     def arg_word(self, token: Token) -> tuple[str, str, int, Token]:
+        if str(token).isdigit():  # 2-9 and 10 lex as ranks
+            return ("number", str(token), token.column or 1, token)
         return ("word", str(token), token.column or 1, token)
 
     def arg_option(self, name: Token, op: Token, value: Token) -> tuple[str, str, int, Token]:
@@ -271,7 +273,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
             elif kind == "word" and text == "step":
                 self._fail("P109", "'step' needs a number: write step=2", col)
             elif kind == "option" and text == "step":
-                if value.type != "NUMBER":
+                if not str(value).isdigit():
                     self._fail("P109", f"'step' needs a number, not {str(value)!r}: write step=2", value.column or col)
                 step = int(str(value))
             else:

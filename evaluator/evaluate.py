@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Card, tokenize
 from .errors import CardError, RulesetError, caret, error
-from .patterns import Binding, HandClass, needs_suits, run_bottom, run_top
+from .patterns import Binding, HandClass, Pattern, needs_suits, run_bottom, run_top
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -593,9 +593,9 @@ class Engine:
         return Hand.from_fill(self.ruleset, fill)
 
 
-def _patterns(ruleset: Ruleset) -> list[object]:
+def _patterns(ruleset: Ruleset) -> list[Pattern]:
     """Every pattern a hand is matched against: categories, qualifier, plays_as."""
-    found: list[object] = [category.pattern for category in ruleset.categories]
+    found: list[Pattern] = [category.pattern for category in ruleset.categories]
     if ruleset.qualifier is not None:
         found.append(ruleset.qualifier.pattern)
     if ruleset.wild.plays_as_hands is not None:

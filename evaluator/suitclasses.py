@@ -39,7 +39,8 @@ def symmetric(ruleset: Ruleset) -> bool:
 
 def natural_ranks(ruleset: Ruleset) -> tuple[str, ...]:
     """The deck's ranks whose cards are not wild, high first."""
-    return tuple(rank for rank in reversed(ruleset.rank_symbols) if rank in ruleset.deck_ranks and rank not in ruleset.wild.ranks)
+    wild = ruleset.wild.ranks
+    return tuple(rank for rank in reversed(ruleset.rank_symbols) if rank in ruleset.deck_ranks and rank not in wild)
 
 
 def suit_classes(ruleset: Ruleset, cards: int, names_matter: bool) -> Iterator[tuple[list[Card], int]]:
@@ -59,13 +60,13 @@ def suit_classes(ruleset: Ruleset, cards: int, names_matter: bool) -> Iterator[t
         for sets in _rank_sets(ranks, sizes):
             if names_matter:
                 for order in dict.fromkeys(permutations(sets + ((),) * (len(suits) - len(sets)))):
-                    yield [Card(rank, suit) for suit, held in zip(suits, order) for rank in held], 1
+                    yield [Card(rank, suit) for suit, held in zip(suits, order, strict=False) for rank in held], 1
             else:
                 repeats = Counter(sets)
                 weight = factorial(len(suits)) // factorial(len(suits) - len(sets))
                 for times in repeats.values():
                     weight //= factorial(times)
-                yield [Card(rank, suit) for suit, held in zip(suits, sets) for rank in held], weight
+                yield [Card(rank, suit) for suit, held in zip(suits, sets, strict=False) for rank in held], weight
 
 
 def class_count(ruleset: Ruleset, cards: int) -> int:

@@ -54,4 +54,5 @@ def count_suited(ruleset: Ruleset, cards: int, progress: Callable[[float], None]
         raise RuntimeError(f"internal error: counted {seen} deals of {deals}")
     if progress is not None:
         progress(1.0)
-    return Counting(ruleset.name, cards, deals, totals, {name: len(found) for name, found in distinct.items()}, unplayable, valued)
+    sizes = {name: len(found) for name, found in distinct.items()}
+    return Counting(ruleset.name, cards, deals, totals, sizes, unplayable, valued)

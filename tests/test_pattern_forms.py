@@ -148,7 +148,7 @@ def test_showdowns_and_compiled_ranks_on_a_suit_form(tmp_path: Path) -> None:
     values = ruleset.rank_many(np.array(hands))
     rank = ruleset.rank
     encode = ruleset.encode
-    for a, b in zip(hands, hands[1:]):
+    for a, b in zip(hands, hands[1:], strict=False):
         expected = ruleset.compare([deck[i] for i in a], [deck[i] for i in b])
         got = int(values[hands.index(a)]) - int(values[hands.index(b)])
         assert (got > 0) - (got < 0) == expected
@@ -197,10 +197,10 @@ def test_three_card_poker_counts_and_order() -> None:
     brute = [_three_card_key(hand) for hand in hands]
     # the same order: equal brute keys <=> equal values, bigger key <=> bigger value
     by_key = sorted(range(len(hands)), key=lambda i: brute[i])
-    for i, j in zip(by_key, by_key[1:]):
+    for i, j in zip(by_key, by_key[1:], strict=False):
         assert (brute[i] < brute[j]) == (fast[i] < fast[j]) and (brute[i] == brute[j]) == (fast[i] == fast[j])
     sample = random.Random(3).sample(range(len(hands)), 300)
-    for i, j in zip(sample, sample[1:]):
+    for i, j in zip(sample, sample[1:], strict=False):
         expected = (brute[i] > brute[j]) - (brute[i] < brute[j])
         assert ruleset.compare(texts[i], texts[j]) == expected
 
@@ -305,7 +305,7 @@ def _brute_freak_counts(with_joker: bool) -> dict[str, int]:
         quads = np.all(four // 4 == (four[:, :1] // 4), axis=1)
         best[quads] = 0  # four of a rank and the joker: five of a kind
         found = found + np.bincount(best, minlength=len(FREAK_ORDER))
-    return {name: int(n) for name, n in zip(FREAK_ORDER, found)}
+    return {name: int(n) for name, n in zip(FREAK_ORDER, found, strict=False)}
 
 
 @pytest.mark.parametrize("with_joker", [False, True], ids=["no-joker", "one-joker"])
@@ -331,6 +331,6 @@ def test_freak_hands_compiled_ranks_equal_the_generic_engine() -> None:
     values = ruleset.rank_many(np.array(hands))
     fills = [[deck[i] for i in hand] for hand in hands]
     order = sorted(range(len(hands)), key=cmp_to_key(lambda a, b: ruleset.compare(fills[a], fills[b])))
-    for a, b in zip(order, order[1:]):
+    for a, b in zip(order, order[1:], strict=False):
         same = ruleset.compare(fills[a], fills[b]) == 0
         assert (values[a] == values[b]) if same else (values[a] < values[b])

@@ -673,7 +673,7 @@ class _Linter:
         for k in self.sizes:
             for cards, _ in holdings(self.ruleset, k):
                 try:
-                    fill = engine.fill(cards, engine.wild_mask(cards))
+                    fill = engine.best(cards, engine.candidates(cards))  # hand.best_subset: any subset may play
                 except PokerRulesError as problem:
                     analysis.complete, analysis.refused = False, problem.first.message
                     return

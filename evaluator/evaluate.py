@@ -533,7 +533,15 @@ class Engine:
     # --- best hand from a holding --------------------------------------------------------
 
     def candidates(self, cards: Sequence[Card]) -> Iterable[tuple[Card, ...]]:
-        """Every set of cards that may play: all of them, or each ``hand.size`` subset."""
+        """Every set of cards that may play: all of them, or each ``hand.size`` subset
+        (with ``hand.best_subset``: every subset of ``hand.min`` to ``hand.size`` cards)."""
+        if self.ruleset.best_subset:
+            sizes = range(min(self.size, len(cards)), self.ruleset.hand_min - 1, -1)
+            subsets = sum(comb(len(cards), k) for k in sizes)
+            if subsets > MAX_SUBSETS:
+                raise error(RulesetError, "R122", f"choosing the best subset of {len(cards)} cards means trying {subsets:,} "
+                            f"hands; the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards")
+            return [subset for k in sizes for subset in combinations(cards, k)]
         if len(cards) <= self.size:
             return [tuple(cards)]
         subsets = comb(len(cards), self.size)

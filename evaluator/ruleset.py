@@ -171,6 +171,9 @@ class Ruleset:
     game: Game | None
     examples: tuple[Example, ...]
     data: dict[str, Any]
+    # hand.best_subset: the hand is the best subset (hand.min to hand.size cards)
+    # that matches a category, as badugi plays
+    best_subset: bool = False
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r}>"
@@ -555,6 +558,7 @@ def _build(builder: _Builder, path: Path | None) -> Ruleset:
         game=game,
         examples=examples,
         data=data,
+        best_subset=bool(hand.get("best_subset", False)),
     )
 
 

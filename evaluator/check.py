@@ -410,7 +410,7 @@ class _Linter:
             where, note = _place(self.document, self.source, ("hand", "size"), ("hand",))
             why = (
                 f"the evaluator refuses some hands ({analysis.refused})" if analysis.refused
-                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_SUITED_COVERAGE_WORK if self.engine.needs_suits else MAX_COVERAGE_WORK:,} units of work)"
+                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK:,} units of work)"
             )
             found.append(
                 _diagnostic(
@@ -538,7 +538,7 @@ class _Linter:
         if cached is not None:
             return cached
         work = self._estimate()
-        analysis = _Analysis(work, work <= (MAX_SUITED_COVERAGE_WORK if self.engine.needs_suits else MAX_COVERAGE_WORK))
+        analysis = _Analysis(work, work <= (MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK))
         if analysis.complete:
             self._enumerate(analysis)
         if len(_ANALYSES) >= _ANALYSIS_CACHE_SIZE:
@@ -563,7 +563,7 @@ class _Linter:
 
     def _estimate(self) -> int:
         """The work enumeration would take, computed without enumerating."""
-        if self.engine.needs_suits:
+        if self.engine.by_suit_class:
             return self._estimate_suited()
         variants = 1 + len(self.flush_suits)
         ranks = len(self.symbols)
@@ -600,7 +600,7 @@ class _Linter:
         return work
 
     def _enumerate(self, analysis: _Analysis) -> None:
-        if self.engine.needs_suits:
+        if self.engine.by_suit_class:
             self._enumerate_suited(analysis)
             return
         if not self.uses_wilds:

@@ -242,8 +242,8 @@ def count(ruleset: Ruleset, cards: int | None = None, progress: Progress | None 
     _check_size(ruleset, size)
     per_ruleset = _RESULTS.setdefault(ruleset, {})
     if size not in per_ruleset:
-        if ruleset.engine.needs_suits:
-            from .suitcount import count_suited  # flush(k), run(k, flush), suits: finer classes
+        if ruleset.engine.by_suit_class:
+            from .suitcount import count_suited  # flush(k), run(k, flush), suits, best_subset: finer classes
 
             per_ruleset[size] = count_suited(ruleset, size, progress)
         else:

@@ -178,6 +178,9 @@ class Engine:
         self.classify = lru_cache(maxsize=1 << 18)(self._classify)
         # flush(k), run(k, flush), suits: classes then carry the suits held
         self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
+        # what rank classes cannot value: suits within the hand, or the best subset of
+        # any size (hand.best_subset); counting, tables and check then go by suit class
+        self.by_suit_class = self.needs_suits or ruleset.best_subset
 
     # --- classification of a class ---------------------------------------------------
 

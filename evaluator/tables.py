@@ -303,8 +303,8 @@ def card_model(ruleset: Ruleset) -> CardModel:
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
-    if ruleset.engine.needs_suits:
-        mode, why = "generic", "a pattern looks at suits within the hand (flush(k), run(k, flush), suits)"
+    if ruleset.engine.by_suit_class:
+        mode, why = "generic", "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset"
     elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
@@ -540,7 +540,7 @@ def build_tables(ruleset: Ruleset, progress: Callable[[float], None] | None = No
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
-    if engine.needs_suits:
+    if engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four
         # flush): every strength of a suit class, numbered with the rest
         why_not = supported(ruleset, size)

@@ -334,3 +334,44 @@ def test_freak_hands_compiled_ranks_equal_the_generic_engine() -> None:
     for a, b in zip(order, order[1:], strict=False):
         same = ruleset.compare(fills[a], fills[b]) == 0
         assert (values[a] == values[b]) if same else (values[a] < values[b])
+
+
+# --- best sub-hand games: badugi ------------------------------------------------------------
+
+
+def _badugi_size(hand: tuple[tuple[int, str], ...]) -> int:
+    """The most cards of ``hand`` with no two of one rank and no two of one suit."""
+    for size in range(len(hand), 0, -1):
+        for subset in combinations(hand, size):
+            if len({v for v, _ in subset}) == size and len({s for _, s in subset}) == size:
+                return size
+    return 0
+
+
+def test_badugi_counts_equal_a_brute_force() -> None:
+    ruleset = evaluator.load("badugi")
+    deck = [(v, s) for v in range(13) for s in "shdc"]
+    sizes = Counter(_badugi_size(hand) for hand in combinations(deck, 4))
+    counted = count(ruleset, 4).counts
+    assert counted == {"one_card_hand": sizes[1], "two_card_hand": sizes[2], "three_card_hand": sizes[3],
+                       "four_card_hand": sizes[4]}
+    assert sizes[4] == 13 * 12 * 11 * 10  # four ranks, each in its own suit
+
+
+def test_badugi_plays_the_best_subset_and_compiled_ranks_agree() -> None:
+    ruleset = evaluator.load("badugi")
+    hand = ruleset.evaluate("Ks 2s 3h 4d 5c")
+    assert hand.category == "four_card_hand" and "K" not in " ".join(str(card) for card in hand.cards)
+    deck = list(ruleset.deck)
+    rng = random.Random(8)
+    hands = [rng.sample(range(len(deck)), rng.choice([4, 5])) for _ in range(200)]
+    by_size: dict[int, list[list[int]]] = {}
+    for ids in hands:
+        by_size.setdefault(len(ids), []).append(ids)
+    for group in by_size.values():
+        values = ruleset.rank_many(np.array(group))
+        cards = [[deck[i] for i in ids] for ids in group]
+        for i in range(len(group) - 1):
+            expected = ruleset.compare(cards[i], cards[i + 1])
+            got = int(values[i]) - int(values[i + 1])
+            assert (got > 0) - (got < 0) == expected

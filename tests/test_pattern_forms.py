@@ -375,3 +375,14 @@ def test_badugi_plays_the_best_subset_and_compiled_ranks_agree() -> None:
             expected = ruleset.compare(cards[i], cards[i + 1])
             got = int(values[i]) - int(values[i + 1])
             assert (got > 0) - (got < 0) == expected
+
+
+def test_diff_sees_hands_that_suit_forms_reclassify() -> None:
+    from evaluator.diff import common_deck, scan_common_hands
+
+    standard, four_flush = evaluator.load("standard"), evaluator.load("four-flush")
+    scan = scan_common_hands(standard, four_flush, common_deck(standard, four_flush), 5, 2026)
+    count_moved, example = scan.moved[("high_card", "four_flush")]
+    assert count_moved > 0
+    assert four_flush.evaluate(list(example)).category == "four_flush"
+    assert standard.evaluate(list(example)).category == "high_card"

@@ -74,9 +74,9 @@ CLASS_COST = 12
 MAX_COVERAGE_WORK = 1_500_000
 MAX_REASON_WORK = 400_000
 # Suit classes (flush(k), run(k, flush), suits): five cards of 52 are 134,459
-# classes, checked in seconds; a wild joker more (freak-hands, about 7.3 million
-# units) takes the better part of a minute, which is the most a check takes on
-MAX_SUITED_COVERAGE_WORK = 8_000_000
+# classes, checked in seconds; a wild joker more with long patterns (freak-hands,
+# 33 million units) takes the better part of a minute, the most a check takes on
+MAX_SUITED_COVERAGE_WORK = 40_000_000
 # Analyses of identical rules are shared between the files of one run (the
 # suit tie-break variants of a catalogue classify alike).
 _ANALYSIS_CACHE_SIZE = 64

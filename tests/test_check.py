@@ -111,7 +111,7 @@ def test_the_corpus_is_large_and_covers_every_check() -> None:
         # schema: unknown keys (did you mean), types, values, required keys, limits
         "S101", "S102", "S103", "S104", "S105",
         # pattern syntax and meaning: unbound variable, rank not in the deck, run longer than the deck
-        "P101", "P102", "P103", "P201", "P202", "P203", "P204", "P205", "P206", "P207", "P208", "P209", "P210",
+        "P101", "P102", "P103", "P104", "P105", "P106", "P107", "P108", "P109", "P201", "P202", "P203", "P204", "P205", "P206", "P207", "P208", "P209", "P210", "P215", "P216", "P217", "P218", "P219",
         # order, deck too small, wild cards not in the deck, coverage, dead jokers
         "R101", "R103", "R105", "R107", "R108", "R109", "R111", "R112", "R113", "R114",
         # examples, lint warnings, games

@@ -222,7 +222,7 @@ def test_the_templates_of_the_catalogue_render_without_placeholders() -> None:
     samples = {"standard": ["Kc Kd Ks 4h 4c", "Qs Qh 8d 8c As", "Ah Kh Qh Jh 9h", "As 2d 3h 4c 5s"],
                "deuces-wild": ["2s Ah 9h 8h 5h", "2s 2h Ah Ad Ac"], "italian": ["9d Td Jd Qd Kd"]}
     for name, hands in samples.items():
-        rs = evaluator.load(name)
+        rs = evaluator.rules.load(name)
         for cards in hands:
             text = rs.evaluate(cards).describe()
             assert "{" not in text and " no " not in f" {text} ", (name, cards, text)
@@ -286,7 +286,7 @@ def test_a_broken_category_or_order_name_reports_only_itself(tmp_path: Path, nam
     from evaluator.core.resources import rulesets_dir
 
     data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
-    ruleset = evaluator.load(name)
+    ruleset = evaluator.rules.load(name)
     for index, category in enumerate(ruleset.category_names):
         broken = copy.deepcopy(data)
         spec = dict((broken.setdefault("categories", {}) or {}).get(category) or {})

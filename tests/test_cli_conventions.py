@@ -19,8 +19,8 @@ import pytest
 from samples import SMALL
 
 import evaluator
-from evaluator.cli import args as cli_args
-from evaluator.cli import main as cli
+from evaluator.cli.main import args as cli_args
+from evaluator.cli.main import main as cli
 from evaluator.cli.main import build_parser, main
 
 REPO = Path(__file__).resolve().parents[1]

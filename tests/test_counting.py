@@ -68,7 +68,7 @@ CSV_CATEGORY = {
 
 def load(name: str) -> Any:
     """A catalogue ruleset."""
-    return evaluator.load(name)
+    return evaluator.rules.load(name)
 
 
 def need_catalogue(name: str) -> Any:
@@ -337,7 +337,7 @@ def small_ruleset(name: str, folder: Path) -> Any:
         return load(name)
     path = folder / f"{name}.yaml"
     path.write_text(f"name: {name}\n{SMALL[name]}", encoding="utf-8")
-    return evaluator.load(path)
+    return evaluator.rules.load(path)
 
 
 def brute_force(ruleset: Any, cards: int) -> tuple[dict[str, int], dict[str, int], int]:

@@ -56,7 +56,7 @@ def ruleset(name: str) -> Any:
     """
     import evaluator
 
-    return evaluator.load(name)
+    return evaluator.rules.load(name)
 
 
 def _first(items: Iterable[str], n: int = SHOW) -> str:
@@ -79,6 +79,7 @@ OJPOKER_GAMES = [
     pytest.param("deuce-to-seven", "deuce_to_seven", id="deuce-to-seven-vs-2to7"),
     pytest.param("ace-to-five", "ace_to_five", id="ace-to-five-vs-Ato5"),
     pytest.param("ace-to-six", "ace_to_six", id="ace-to-six-vs-Ato6"),
+    pytest.param("badugi", "badugi", id="badugi-vs-badugi"),
 ]
 
 

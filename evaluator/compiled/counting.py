@@ -79,6 +79,7 @@ from ..rules.cards import Card
 from ..core.errors import CardError, error
 from ..rules.patterns import term_kinds
 from ..engine.evaluate import engine_for
+from .counts import Counting, deal_count
 
 if TYPE_CHECKING:
     from ..engine.evaluate import Engine
@@ -97,30 +98,6 @@ Progress = Callable[[float], None]
 Ranks = tuple[int, ...]  # a rank multiset: deck rank indices, high to low
 Signature = tuple[tuple[str, Ranks], ...]  # relevant suits: (representative suit, ranks held)
 Strength = tuple[tuple[int, ...], ...]  # Fill.strength without the suit tie-break, then the score
-
-
-@dataclass(frozen=True, slots=True)
-class Counting:
-    """The exact category table of every ``cards``-card deal of a ruleset's deck.
-
-    ``counts`` and ``distinct`` list every category of the ruleset, highest first,
-    zeros included. ``unplayable`` counts deals that make no hand at all (a joker
-    that is not wild, categories that leave hands uncovered); it is 0 for every
-    catalogue ruleset.
-    """
-
-    ruleset: str
-    cards: int
-    deals: int
-    counts: dict[str, int]
-    distinct: dict[str, int]
-    unplayable: int
-    classes: int  # how many classes were valued (a class met twice counts twice)
-
-    @property
-    def distinct_total(self) -> int:
-        """The number of distinct hand values over all categories."""
-        return sum(self.distinct.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,31 +134,6 @@ class Outcome:
 
 
 # --- public API ----------------------------------------------------------------------
-
-
-def deal_count(ruleset: Rules, cards: int) -> int:
-    """The number of ``cards``-card deals of the deck, every physical card distinct.
-
-    With several packs the copies of a card are different physical cards, so this
-    is ``C(deck size, cards)`` -- the sum over card multisets of
-    ``prod C(packs, times held)``.
-
-    Args:
-        ruleset: the ruleset whose deck (all packs, jokers included) is dealt.
-        cards: how many cards one deal holds.
-
-    Returns:
-        The number of deals; the category counts add up to it.
-
-    >>> from evaluator import load
-    >>> deal_count(load("standard"), 5)
-    2598960
-    >>> deal_count(load("two-decks"), 2)
-    5356
-    """
-    if cards < 0:
-        raise ValueError("cards must be 0 or more")
-    return comb(ruleset.deck_size, cards)
 
 
 def category_counts(ruleset: Rules, cards: int | None = None) -> dict[str, int]:
@@ -243,7 +195,12 @@ def count(ruleset: Rules, cards: int | None = None, progress: Progress | None = 
     _check_size(ruleset, size)
     per_ruleset = _RESULTS.setdefault(ruleset, {})
     if size not in per_ruleset:
-        per_ruleset[size] = _table_counting(ruleset, size, progress) or _Counter(ruleset, size, progress).run()
+        found = _table_counting(ruleset, size, progress)
+        if found is None and engine_for(ruleset).by_suit_class:
+            from .suitcount import count_suited  # flush(k), run(k, flush), suits, best_subset: finer classes
+
+            found = count_suited(ruleset, size, progress)
+        per_ruleset[size] = found or _Counter(ruleset, size, progress).run()
     elif progress is not None:
         progress(1.0)
     return per_ruleset[size]

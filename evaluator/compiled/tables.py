@@ -89,6 +89,8 @@ from ..rules.cards import Card
 from ..rules.patterns import term_kinds
 from ..engine.evaluate import engine_for
 from ..core.resources import user_cache_dir
+from ..core.errors import CardError, error
+from .suitclasses import holdings, supported
 
 if TYPE_CHECKING:
     from ..core.errors import RulesetError
@@ -312,7 +314,9 @@ def card_model(ruleset: Rules) -> CardModel:
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
-    if any(dead):
+    if engine_for(ruleset).by_suit_class:
+        mode, why = "generic", "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset"
+    elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
         mode, why = "generic", "a pattern names a suit, and a hand of wild cards takes the suit of its one natural"
@@ -567,6 +571,19 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
+    if engine.by_suit_class:
+        # the rank classes above miss what suits within the hand make (a four
+        # flush): every strength of a suit class, numbered with the rest
+        why_not = supported(ruleset, size)
+        if why_not is not None:
+            raise error(CardError, "C105", f"{ruleset.name} cannot be compiled: {why_not}", "<tables>")
+        for k in range(low, size + 1):
+            for held, _ in holdings(ruleset, k):
+                mask = engine.wild_mask(held)
+                wilds = [card for card, is_wild in zip(held, mask) if is_wild]
+                strength = _strength(engine, [card for card, is_wild in zip(held, mask) if not is_wild], wilds)
+                if strength is not None:
+                    strengths[strength] = None
     ordered = sorted(strengths)
     index = {s: i for i, s in enumerate(ordered)}
 

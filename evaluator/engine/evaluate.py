@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING
 
 from ..rules.cards import Card
 from ..core.errors import CardError, RulesetError, error
-from ..rules.patterns import Binding, HandClass
+from ..rules.patterns import Binding, HandClass, Pattern, needs_suits, run_bottom, run_top
 from .fill import Classification, Fill
 from .hand import Hand
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Category, Rules
 
+Suited = tuple[tuple[str, tuple[int, ...]], ...]  # the suits held, each with its rank values
 # Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
 # over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
 MAX_WILD_CHOICES = 20_000
@@ -68,15 +69,30 @@ class Engine:
             ruleset.wild.plays_as_hands is not None and "suit" in _kinds(ruleset.wild.plays_as_hands.pattern)
         )
         self.classify = lru_cache(maxsize=1 << 18)(self._classify)
+        # flush(k), run(k, flush), suits: classes then carry the suits held
+        self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
+        # what rank classes cannot value: suits within the hand, or the best subset of
+        # any size (hand.best_subset); counting, tables and check then go by suit class
+        self.by_suit_class = self.needs_suits or ruleset.best_subset
 
     # --- classification of a class ---------------------------------------------------
 
-    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> HandClass:
-        """Build the :class:`HandClass` of rank values (high to low), a flush suit
-        and the number of wild cards among them."""
+    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None) -> HandClass:
+        """Build the :class:`HandClass` of rank values (high to low), a flush suit,
+        the number of wild cards among them and (when patterns ask) the suits held."""
         counts = Counter(ranks)
         groups = tuple(sorted(((count, rank) for rank, count in counts.items()), key=lambda g: (-g[0], -g[1])))
-        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds)
+        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds, suited=suited)
+
+    def suited_of(self, cards: Sequence[Card]) -> Suited:
+        """The suits ``cards`` hold, each with its rank values high to low, in a
+        canonical order; suit names are kept only when a pattern names a suit."""
+        by_suit: dict[str, list[int]] = {}
+        for card in cards:
+            by_suit.setdefault(card.suit or "", []).append(self.value_of[card.rank or ""])
+        keep = self.flush_needs_suit
+        items = [(suit if keep else "", tuple(sorted(values, reverse=True))) for suit, values in by_suit.items()]
+        return tuple(sorted(items, key=lambda item: (-len(item[1]), tuple(-v for v in item[1]), item[0])))
 
     def _run_top(self, ranks: tuple[int, ...], distinct: int) -> int | None:
         size = self.size
@@ -88,8 +104,8 @@ class Engine:
             return size - 2  # the ace plays low, below the deck's lowest rank
         return None
 
-    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0) -> Classification | None:
-        hand_class = self.hand_class(ranks, flush_suit, wilds)
+    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None) -> Classification | None:
+        hand_class = self.hand_class(ranks, flush_suit, wilds, suited)
         for category in self.ruleset.categories:
             binding = category.matcher(hand_class, {})
             if binding is not None:
@@ -106,9 +122,9 @@ class Engine:
         key: list[int] = []
         for term in category.key:
             if term == "top":
-                key.append(hand.run_top if hand.run_top is not None else hand.ranks[0])
+                key.append(run_top(hand, binding))
             elif term == "bottom":
-                key.append(hand.run_top - self.size + 1 if hand.run_top is not None else hand.ranks[-1])
+                key.append(run_bottom(hand, binding, self.size))
             elif term == "cards":
                 ordered = [rank for count, rank in hand.groups for _ in range(count)]
                 key.extend(ordered + [-1] * (self.size - len(ordered)))
@@ -145,6 +161,8 @@ class Engine:
         natural_values = [self.value_of[card.rank] for card in naturals if card.rank is not None]
         if len(natural_values) != len(naturals):
             return None  # a joker that is not wild cannot play
+        if self.needs_suits:
+            return self._fill_suited(naturals, wilds)
         if not wilds:
             flush_suit = self._natural_flush(naturals)
             ranks = tuple(sorted(natural_values, reverse=True))
@@ -172,6 +190,65 @@ class Engine:
         choice, flush_suit, classification = best
         played = self._concrete(naturals, choice, flush_suit)
         return self._finish(classification, naturals, wilds, played)
+
+    def _fill_suited(self, naturals: list[Card], wilds: list[Card]) -> Fill | None:
+        """:meth:`fill` when patterns ask about suits within the hand: every wild
+        card becomes a concrete card (the best over every choice)."""
+        wilds.sort(key=self._wild_order)
+        if not wilds:
+            classification = self._classify_cards(naturals, 0)
+            return None if classification is None else self._finish(classification, naturals, [], [])
+        best = self._best_suited(tuple(sorted(naturals, key=str)), len(wilds))
+        if best is None:
+            return None
+        choice, classification = best
+        return self._finish(classification, naturals, wilds, list(choice))
+
+    def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
+        ranks = tuple(sorted((self.value_of[card.rank or ""] for card in cards), reverse=True))
+        flush_suit = cards[0].suit if len(cards) == self.size and len({card.suit for card in cards}) == 1 else None
+        return self.classify(ranks, flush_suit, wilds, self.suited_of(cards))
+
+    @cached_property
+    def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:
+        """The best concrete cards for ``n`` wilds joining some natural cards (memoised)."""
+        return lru_cache(maxsize=1 << 14)(self._choose_suited)
+
+    def _choose_suited(self, naturals: tuple[Card, ...], wild_count: int) -> tuple[tuple[Card, ...], Classification] | None:
+        rules = self.ruleset
+        deck = [card for card in rules.deck if not card.is_joker]
+        deck = list(dict.fromkeys(deck))  # one of each card, high first
+        deck.sort(key=lambda card: (-self.value_of[card.rank or ""], -self.suit_rank[card.suit or ""]))
+        if comb(len(deck) + wild_count - 1, wild_count) > MAX_WILD_CHOICES:
+            raise error(CardError, "C105", f"{wild_count} wild cards in one hand; the evaluator fills at most "
+                        f"{MAX_WILD_CHOICES:,} card choices", "<cards>", 1, 1)
+        allowed = None
+        if rules.wild.plays_as_ranks is not None:
+            allowed = frozenset(rules.wild.plays_as_ranks)
+        held = Counter(naturals)
+        if not self.flush_needs_suit:
+            # suits no natural card holds are interchangeable: try one of them
+            free = [suit for suit in self.suit_preference if suit not in {card.suit for card in naturals}]
+            deck = [card for card in deck if card.suit not in free[1:]]
+        best: tuple[tuple[Card, ...], Classification] | None = None
+        best_key: tuple[bool, tuple[int, ...]] | None = None
+        for choice in combinations_with_replacement(deck, wild_count):
+            restricted = allowed is not None and any(card.rank not in allowed for card in choice)
+            if restricted and rules.wild.plays_as_hands is None:
+                continue
+            cards = list(naturals) + list(choice)
+            if not rules.wild.duplicates:
+                counts = held + Counter(choice)
+                five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
+                if not five_of_a_kind and any(counts[card] > rules.copies for card in choice):
+                    continue
+            found = self._classify_cards(cards, wild_count)
+            if found is None or (restricted and not self._whole_hand_allows(found)):
+                continue
+            key = (found.qualifies, found.score)
+            if best_key is None or key > best_key:
+                best, best_key = (choice, found), key
+        return best
 
     def _natural_flush(self, naturals: Sequence[Card]) -> str | None:
         if len(naturals) != self.size:
@@ -352,7 +429,15 @@ class Engine:
     # --- best hand from a holding --------------------------------------------------------
 
     def candidates(self, cards: Sequence[Card]) -> Iterable[tuple[Card, ...]]:
-        """Every set of cards that may play: all of them, or each ``hand.size`` subset."""
+        """Every set of cards that may play: all of them, or each ``hand.size`` subset
+        (with ``hand.best_subset``: every subset of ``hand.min`` to ``hand.size`` cards)."""
+        if self.ruleset.best_subset:
+            sizes = range(min(self.size, len(cards)), self.ruleset.hand_min - 1, -1)
+            subsets = sum(comb(len(cards), k) for k in sizes)
+            if subsets > MAX_SUBSETS:
+                raise error(RulesetError, "R122", f"choosing the best subset of {len(cards)} cards means trying {subsets:,} "
+                            f"hands; the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards")
+            return [subset for k in sizes for subset in combinations(cards, k)]
         if len(cards) <= self.size:
             return [tuple(cards)]
         subsets = comb(len(cards), self.size)
@@ -408,6 +493,16 @@ class Engine:
         if fill is None:
             raise error(CardError, "C106", f"no category of {self.ruleset.name} matches these cards", source, 1, 1)
         return Hand.from_fill(self.ruleset, fill)
+
+
+def _patterns(ruleset: Rules) -> list[Pattern]:
+    """Every pattern a hand is matched against: categories, qualifier, plays_as."""
+    found: list[Pattern] = [category.pattern for category in ruleset.categories]
+    if ruleset.qualifier is not None:
+        found.append(ruleset.qualifier.pattern)
+    if ruleset.wild.plays_as_hands is not None:
+        found.append(ruleset.wild.plays_as_hands.pattern)
+    return found
 
 
 def _kinds(pattern: object) -> set[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .fill import Fill
+from ..rules.patterns import run_bottom, run_top
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -96,9 +97,10 @@ class Hand:
             name, modifier = match.group(1), match.group(2)
             plural = modifier == "plural"
             if name == "top":
-                return rank_name(hand.run_top if hand.run_top is not None else hand.ranks[0], plural)
+                return rank_name(run_top(hand, classification.binding), plural)
             if name == "bottom":
-                return rank_name(hand.run_top - size + 1 if hand.run_top is not None else hand.ranks[-1], plural)
+                value = run_bottom(hand, classification.binding, size)
+                return "ace" if value == -1 and self.ruleset.ace == "both" else rank_name(value, plural)
             if name == "cards":
                 return "-".join("10" if c[0] == "T" else c[0] for c in self.played_as)
             if name == "wilds":

@@ -48,12 +48,32 @@ class Shape(Node):
 
 @dataclass(frozen=True, slots=True)
 class Run(Node):
-    """``run``: a full hand of consecutive ranks under the ace rule."""
+    """``run``: a full hand of consecutive ranks under the ace rule.
+
+    ``run(k, wrap, step=n, flush)`` (see docs/patterns.md): ``length`` cards of
+    the hand (None: the whole hand), ranks ``step`` apart, ``wrap`` lets the run
+    go round the corner (Q-K-A-2-3), ``suited`` asks the run's cards to share
+    one suit (a k-card straight flush). ``Run()`` is the plain ``run``.
+    """
+
+    length: int | None = None
+    wrap: bool = False
+    step: int = 1
+    suited: bool = False
+    arg_cols: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def plain(self) -> bool:
+        """True for the plain ``run`` (no options)."""
+        return self.length is None and not self.wrap and self.step == 1 and not self.suited
 
 
 @dataclass(frozen=True, slots=True)
 class Flush(Node):
-    """``flush``: a full hand of one suit."""
+    """``flush``: a full hand of one suit; ``flush(k)``: k cards of one suit within the hand."""
+
+    length: int | None = None
+    arg_cols: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +84,15 @@ class Term(Node):
 
     kind: str
     text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Member(Node):
+    """``term in {J, Q, K}``: the term's rank(s) lie in a set of ranks."""
+
+    term: Term
+    ranks: tuple[str, ...]
+    rank_cols: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +132,7 @@ class Not(Node):
     item: Pattern
 
 
-Pattern = Union[Shape, Run, Flush, Compare, CategoryIs, AllOf, AnyOf, Not]
+Pattern = Union[Shape, Run, Flush, Member, Compare, CategoryIs, AllOf, AnyOf, Not]
 
 # --- parsing -------------------------------------------------------------------
 
@@ -132,6 +161,12 @@ _FRIENDLY_TOKENS = {
     "WILDS": "'wilds'",
     "NATURAL": "'natural'",
     "COUNT": "a number of wild cards",
+    "NUMBER": "a number",
+    "IN": "'in'",
+    "ANY": "'any'",
+    "SUITS": "'suits'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
     "$END": "the end of the pattern",
 }
 
@@ -192,11 +227,81 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
             parsed.append((letters[0], len(letters)))
         return Shape(tuple(parsed), col=groups[0].column or 1)
 
-    def run(self) -> Run:
-        return Run()
+    def run(self, token: Token) -> Run:
+        return Run(col=token.column or 1)
 
-    def flush(self) -> Flush:
-        return Flush()
+    def flush(self, token: Token) -> Flush:
+        return Flush(col=token.column or 1)
+
+    # run(...) / flush(...) arguments arrive as (kind, text, column, value token)
+    def arg_number(self, token: Token) -> tuple[str, str, int, Token]:
+        return ("number", str(token), token.column or 1, token)
+
+    def arg_flush(self, token: Token) -> tuple[str, str, int, Token]:
+        return ("flush", "flush", token.column or 1, token)
+
+    def arg_word(self, token: Token) -> tuple[str, str, int, Token]:
+        if str(token).isdigit():  # 2-9 and 10 lex as ranks
+            return ("number", str(token), token.column or 1, token)
+        return ("word", str(token), token.column or 1, token)
+
+    def arg_option(self, name: Token, op: Token, value: Token) -> tuple[str, str, int, Token]:
+        if str(op) != "=":
+            self._fail("P104", f"write run options as name=number, e.g. 'step=2', not {str(name)}{op}{value}", op.column or 1,
+                       "run takes a card count, wrap, step=N and flush")
+        return ("option", str(name), name.column or 1, value)
+
+    def _fail(self, code: str, message: str, col: int, hint: str | None = None) -> None:
+        raise PatternError(_diagnostic(code, message, self.text + " ", col, self.where, hint))
+
+    def run_with(self, token: Token, *args: tuple[str, str, int, Token]) -> Run:
+        length: int | None = None
+        wrap = suited = False
+        step = 1
+        seen: set[str] = set()
+        for kind, text, col, value in args:
+            what = {"number": "count", "flush": "flush", "word": text, "option": text}[kind]
+            if what in seen:
+                self._fail("P105", f"run names its {what} twice", col, "give each of a card count, wrap, step=N and flush at most once")
+            seen.add(what)
+            if kind == "number":
+                length = int(text)
+            elif kind == "flush":
+                suited = True
+            elif kind == "word" and text == "wrap":
+                wrap = True
+            elif kind == "word" and text == "step":
+                self._fail("P109", "'step' needs a number: write step=2", col)
+            elif kind == "option" and text == "step":
+                if not str(value).isdigit():
+                    self._fail("P109", f"'step' needs a number, not {str(value)!r}: write step=2", value.column or col)
+                step = int(str(value))
+            else:
+                self._fail("P104", f"run does not know {text!r}", col, "run takes a card count, wrap, step=N and flush, e.g. 'run(4, flush)'")
+        return Run(length, wrap, step, suited, arg_cols=tuple(a[2] for a in args), col=token.column or 1)
+
+    def flush_with(self, token: Token, arg: tuple[str, str, int, Token]) -> Flush:
+        kind, text, col, _ = arg
+        if kind != "number":
+            self._fail("P108", f"flush(...) takes a number of cards, not {text!r}", col, "write e.g. 'flush(4)'; a straight flush of k cards is 'run(k, flush)'")
+        return Flush(int(text), arg_cols=(col,), col=token.column or 1)
+
+    def membership(self, term: Term, *items: Token | None) -> Member:
+        tokens = [item for item in items if item is not None]
+        if not tokens:
+            self._fail("P107", "the rank set is empty", self._brace_col(term), "list ranks, e.g. 'all in {J, Q, K}'")
+        ranks = []
+        for item in tokens:
+            if item.type == "NUMBER" and str(item) in ("2", "3", "4", "5", "6", "7", "8", "9", "10"):
+                item = Token("RANK", str(item), start_pos=item.start_pos, line=item.line, column=item.column)  # lexed as a number
+            if item.type != "RANK":
+                self._fail("P106", f"{str(item)!r} is not a rank: a rank set lists ranks (2-9, 10, T, J, Q, K, A)", item.column or 1)
+            ranks.append(rank_token(str(item)))
+        return Member(term, tuple(ranks), rank_cols=tuple(item.column or 1 for item in tokens), col=term.col)
+
+    def _brace_col(self, term: Term) -> int:
+        brace = self.text.find("{", term.col - 1)
+        return brace + 1 if brace >= 0 else term.col
 
     def comparison(self, left: Term, op: Token, right: Term) -> Compare:
         for side, other in ((left, right), (right, left)):
@@ -240,7 +345,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def __default__(self, data: str, children: list[object], meta: object) -> object:
         # The keyword terms: top, bottom, all (-> every), lowest, highest, suit, category.
-        kinds = {"every": "all"}
+        kinds = {"every": "all", "some": "any"}
         column = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
         return Term(kinds.get(data, data), col=column)
 
@@ -345,13 +450,66 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             if any(size > len(context.suits) * 8 for _, size in node.groups):
                 report("P203", "a group is larger than any deck allows", node.col)
         elif isinstance(node, Run):
-            if context.hand_size > len(context.rank_symbols) + (1 if context.ace_low_in_runs else 0):
-                report("P204", f"a run of {context.hand_size} cards is longer than the deck's ranks", node.col)
+            if node.plain:
+                if context.hand_size > len(context.rank_symbols) + (1 if context.ace_low_in_runs else 0):
+                    report("P204", f"a run of {context.hand_size} cards is longer than the deck's ranks", node.col)
+            else:
+                check_run(node)
+        elif isinstance(node, Flush):
+            if node.length is not None:
+                check_length(node.length, node.arg_cols[0] if node.arg_cols else node.col, "flush")
+        elif isinstance(node, Member):
+            check_member(node, bound)
         elif isinstance(node, Compare):
             for term in (node.left, node.right):
                 check_term(term, bound, other=node.right if term is node.left else node.left)
         elif isinstance(node, CategoryIs):
             check_category(node.name, node.col)
+
+    def check_length(length: int, col: int, what: str) -> bool:
+        if 2 <= length <= context.hand_size:
+            return True
+        report("P215", f"a {what} of {length} card{'s' if length != 1 else ''} in a hand of {context.hand_size}: "
+               f"the count must be 2 to {context.hand_size}", col)
+        return False
+
+    def check_run(node: Run) -> None:
+        col = node.arg_cols[0] if node.arg_cols else node.col
+        length = node.length if node.length is not None else context.hand_size
+        if node.length is not None and not check_length(node.length, col, "run"):
+            return
+        ranks = len(context.rank_symbols)
+        if node.step < 1:
+            report("P216", "a run's step must be 1 or more", col)
+            return
+        span = (length - 1) * node.step + 1
+        room = ranks if node.wrap else ranks + (1 if context.ace_low_in_runs else 0)
+        if (span > room) if not node.wrap else (length * node.step > ranks):
+            report("P216", f"a run of {length} cards {node.step} apart needs {span} ranks; this deck has {ranks}", col)
+
+    def check_member(node: Member, bound: frozenset[str]) -> None:
+        term = node.term
+        if term.kind not in ("variable", "top", "bottom", "all", "any"):
+            report("P219", f"only ranks can be in a rank set, and {term.text or term.kind!r} is not a rank", term.col,
+                   "use a variable, top, bottom, all or any, e.g. 'all in {J, Q, K}'")
+            return
+        check_term(term, bound, other=Term("rank", node.ranks[0]))
+        seen: set[str] = set()
+        for rank, col in zip(node.ranks, node.rank_cols or (node.col,) * len(node.ranks)):
+            if rank not in context.rank_symbols:
+                report("P208", f"rank {rank} is not in this deck ({' '.join(context.rank_symbols)})", col)
+            elif rank in seen:
+                report("P218", f"the rank set names {rank} twice", col)
+            seen.add(rank)
+
+    def check_suit_count(term: Term, other: Term) -> None:
+        number = _wild_number(other)
+        most = min(context.hand_size, len(context.suits))
+        if number is None:
+            report("P217", "'suits' can only be compared with a number of suits", other.col if other.kind != "suits" else term.col,
+                   "write e.g. 'suits = 4' or 'suits <= 2'")
+        elif number > most:
+            report("P217", f"a hand of {context.hand_size} cards from {len(context.suits)} suits holds at most {most} suits, not {number}", other.col)
 
     def check_category(name: str, col: int) -> None:
         if not context.allow_categories:
@@ -361,6 +519,11 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             report("P206", f"unknown category {name!r}", col, f"did you mean {close[0]!r}?" if close else None)
 
     def check_term(term: Term, bound: frozenset[str], other: Term) -> None:
+        if term.kind == "suits":
+            check_suit_count(term, other)
+            return
+        if other.kind == "suits":
+            return  # checked from the `suits` side: it must be a number of suits
         if term.kind == "wilds":
             check_wild_count(term, other)
             return
@@ -429,6 +592,9 @@ class HandClass:
     run_top: int | None
     category: int = -1  # strength of the hand's category; set for qualifier/beats matching
     wilds: int = 0  # how many wild cards the hand holds (``wilds``, ``natural``)
+    # each suit held with its rank values high to low, when a pattern asks about
+    # suits within the hand (flush(k), run(k, flush), suits); None otherwise
+    suited: tuple[tuple[str, tuple[int, ...]], ...] | None = None
 
 
 Binding = dict[str, int]
@@ -491,9 +657,16 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
                 return {**binding, **found}
             return match_shape
         if isinstance(node, Run):
-            return lambda hand, binding: binding if hand.run_top is not None else None
+            if node.plain:
+                return lambda hand, binding: binding if hand.run_top is not None else None
+            return _compile_run(node, context)
         if isinstance(node, Flush):
+            if node.length is not None:
+                length = node.length
+                return lambda hand, binding: binding if any(len(ranks) >= length for _, ranks in hand.suited or ()) else None
             return lambda hand, binding: binding if hand.flush_suit is not None else None
+        if isinstance(node, Member):
+            return _compile_member(node, context)
         if isinstance(node, CategoryIs):
             strength = len(context.category_names) - context.category_names.index(node.name) if node.name in context.category_names else -99
             return lambda hand, binding: binding if hand.category == strength else None
@@ -529,6 +702,72 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
     return build(pattern)
 
 
+def find_run(values: frozenset[int], length: int, step: int, wrap: bool, ace_low: bool, rank_count: int) -> tuple[int, int] | None:
+    """The best run of ``length`` ranks ``step`` apart among rank ``values``: (top, bottom), or None.
+
+    The ace (value ``rank_count - 1``) may sit below the lowest rank as -1 when
+    ``ace_low``; with ``wrap`` a run may go round the corner (Q-K-A-2-3), and its
+    top is its last card (3), so a wrapped run ranks by where it ends.
+
+    >>> find_run(frozenset({12, 0, 1, 2, 3}), 5, 1, False, True, 13)
+    (3, -1)
+    >>> find_run(frozenset({10, 11, 12, 0, 1}), 5, 1, True, True, 13)
+    (1, 10)
+    """
+    best: tuple[int, int] | None = None
+    ace = rank_count - 1
+    for start in range(-1 if ace_low else 0, rank_count):
+        end = start + (length - 1) * step
+        if end >= rank_count and not wrap:
+            break
+        members = [start + i * step for i in range(length)]
+        if any((ace if value == -1 else value % rank_count) not in values for value in members):
+            continue
+        top = end % rank_count if end >= rank_count else end
+        if best is None or top > best[0]:
+            best = (top, start)
+    return best
+
+
+def _compile_run(node: Run, context: PatternContext) -> Matcher:
+    size, rank_count = context.hand_size, len(context.rank_symbols)
+    ace_low = context.ace_low_in_runs and not node.wrap
+    length = node.length if node.length is not None else size
+    whole = node.length is None
+
+    def match_run(hand: HandClass, binding: Binding) -> Binding | None:
+        if whole and (len(hand.ranks) != size or len(hand.groups) != size):
+            return None
+        if node.suited:
+            found: tuple[int, int] | None = None
+            for _, ranks in hand.suited or ():
+                if len(ranks) >= length:
+                    option = find_run(frozenset(ranks), length, node.step, node.wrap, ace_low, rank_count)
+                    if option is not None and (found is None or option[0] > found[0]):
+                        found = option
+        else:
+            found = find_run(frozenset(hand.ranks), length, node.step, node.wrap, ace_low, rank_count)
+        if found is None:
+            return None
+        return {**binding, TOP: found[0], BOTTOM: found[1]}
+    return match_run
+
+
+def _compile_member(node: Member, context: PatternContext) -> Matcher:
+    allowed = frozenset(context.rank_value(rank) for rank in node.ranks if rank in context.rank_symbols)
+    ace = len(context.rank_symbols) - 1
+    read = _term_reader(node.term, Term("rank"), context)
+    every = node.term.kind != "any"
+
+    def match_member(hand: HandClass, binding: Binding) -> Binding | None:
+        values = read(hand, binding)
+        if values is None:
+            return None
+        inside = [(ace if value == -1 else value) in allowed for value in values]
+        return binding if (all(inside) if every else any(inside)) else None
+    return match_member
+
+
 def _compile_compare(node: Compare, context: PatternContext) -> Matcher:
     operator = _OPERATORS[node.op]
     if "suit" in (node.left.kind, node.right.kind):
@@ -539,16 +778,38 @@ def _compile_compare(node: Compare, context: PatternContext) -> Matcher:
         return lambda hand, binding: binding if hand.flush_suit != wanted else None
     left = _term_reader(node.left, node.right, context)
     right = _term_reader(node.right, node.left, context)
+    some = "any" in (node.left.kind, node.right.kind)  # `any = 2`: some card is a two
 
     def match_compare(hand: HandClass, binding: Binding) -> Binding | None:
         lefts = left(hand, binding)
         rights = right(hand, binding)
         if lefts is None or rights is None:
             return None
-        if all(operator(a, b) for a in lefts for b in rights):
+        if some:
+            if any(operator(a, b) for a in lefts for b in rights):
+                return binding
+        elif all(operator(a, b) for a in lefts for b in rights):
             return binding
         return None
     return match_compare
+
+
+#: Binding keys under which a run(...) form leaves the top and bottom of the run it found.
+TOP, BOTTOM = "^top", "^bottom"
+
+
+def run_top(hand: HandClass, binding: Binding) -> int:
+    """``top``: the top of the run a run(...) form found, else of the hand's run, else its highest card."""
+    if TOP in binding:
+        return binding[TOP]
+    return hand.run_top if hand.run_top is not None else hand.ranks[0]
+
+
+def run_bottom(hand: HandClass, binding: Binding, size: int) -> int:
+    """``bottom``: as :func:`run_top`, the lowest card (a low ace is -1)."""
+    if BOTTOM in binding:
+        return binding[BOTTOM]
+    return hand.run_top - size + 1 if hand.run_top is not None else hand.ranks[-1]
 
 
 def _term_reader(term: Term, other: Term, context: PatternContext) -> Callable[[HandClass, Binding], list[int] | None]:
@@ -558,7 +819,9 @@ def _term_reader(term: Term, other: Term, context: PatternContext) -> Callable[[
     kind = term.kind
     if kind == "wilds":
         return lambda hand, binding: [hand.wilds]
-    if other.kind == "wilds" and kind in ("rank", "count"):
+    if kind == "suits":
+        return lambda hand, binding: [len(hand.suited)] if hand.suited is not None else None
+    if other.kind in ("wilds", "suits") and kind in ("rank", "count"):
         number = _wild_number(term)
         return lambda hand, binding: [number] if number is not None else None
     if kind == "variable":
@@ -568,10 +831,10 @@ def _term_reader(term: Term, other: Term, context: PatternContext) -> Callable[[
         value = context.rank_value(term.text)
         return lambda hand, binding: [value]
     if kind == "top":
-        return lambda hand, binding: [hand.run_top if hand.run_top is not None else hand.ranks[0]]
+        return lambda hand, binding: [run_top(hand, binding)]
     if kind == "bottom":
-        return lambda hand, binding: [hand.run_top - size + 1 if hand.run_top is not None else hand.ranks[-1]]
-    if kind == "all":
+        return lambda hand, binding: [run_bottom(hand, binding, size)]
+    if kind in ("all", "any"):
         return lambda hand, binding: list(hand.ranks)
     if kind in ("lowest", "highest"):
         # the lowest / highest value the other side can take in this ruleset
@@ -621,6 +884,8 @@ def mentions(pattern: Pattern, kinds: tuple[type, ...]) -> bool:
         return any(mentions(item, kinds) for item in pattern.items)
     if isinstance(pattern, Not):
         return mentions(pattern.item, kinds)
+    if isinstance(pattern, Member):
+        return isinstance(pattern.term, kinds)
     if isinstance(pattern, Compare):
         return isinstance(pattern.left, kinds) or isinstance(pattern.right, kinds)
     return False
@@ -636,4 +901,20 @@ def term_kinds(pattern: Pattern) -> set[str]:
         return term_kinds(pattern.item)
     if isinstance(pattern, CategoryIs):
         return {"category"}
+    if isinstance(pattern, Member):
+        return {pattern.term.kind}
     return set()
+
+
+def needs_suits(pattern: Pattern) -> bool:
+    """True when ``pattern`` asks about suits within the hand: flush(k),
+    run(..., flush) or ``suits`` (the hand class then carries its suits)."""
+    if isinstance(pattern, Flush):
+        return pattern.length is not None
+    if isinstance(pattern, Run):
+        return pattern.suited
+    if isinstance(pattern, (AllOf, AnyOf)):
+        return any(needs_suits(item) for item in pattern.items)
+    if isinstance(pattern, Not):
+        return needs_suits(pattern.item)
+    return "suits" in term_kinds(pattern)

@@ -177,6 +177,9 @@ class Rules:
     game: Game | None
     examples: tuple[Example, ...]
     data: dict[str, Any]
+    # hand.best_subset: the hand is the best subset (hand.min to hand.size cards)
+    # that matches a category, as badugi plays
+    best_subset: bool = False
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -435,6 +438,7 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         game=game,
         examples=examples,
         data=data,
+        best_subset=bool(hand.get("best_subset", False)),
     )
 
 

@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations_with_replacement
-from math import comb
+from math import comb, factorial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +55,7 @@ from ..rules.cards import Card
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.safe_text import github_data, github_property, json_text, visible
 from ..rules.work import pattern_factor
+from ..compiled.suitclasses import class_count, holdings, supported
 
 if TYPE_CHECKING:
     from ..rules.load import Document, Position
@@ -73,6 +74,10 @@ YAML_SUFFIXES = (".yaml", ".yml")
 CLASS_COST = 12
 MAX_COVERAGE_WORK = 1_500_000
 MAX_REASON_WORK = 400_000
+# Suit classes (flush(k), run(k, flush), suits): five cards of 52 are 134,459
+# classes, checked in seconds; a wild joker more with long patterns (freak-hands,
+# 33 million units) takes the better part of a minute, the most a check takes on
+MAX_SUITED_COVERAGE_WORK = 40_000_000
 # Analyses of identical rules are shared between the files of one run (the
 # suit tie-break variants of a catalogue classify alike).
 _ANALYSIS_CACHE_SIZE = 64
@@ -407,7 +412,7 @@ class _Linter:
             where, note = _place(self.document, self.source, ("hand", "size"), ("hand",))
             why = (
                 f"the evaluator refuses some hands ({analysis.refused})" if analysis.refused
-                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_COVERAGE_WORK:,} units of work)"
+                else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK:,} units of work)"
             )
             found.append(
                 _diagnostic(
@@ -547,7 +552,7 @@ class _Linter:
         if cached is not None:
             return cached
         work = self._estimate()
-        analysis = _Analysis(work, work <= MAX_COVERAGE_WORK)
+        analysis = _Analysis(work, work <= (MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK))
         if analysis.complete:
             self._enumerate(analysis)
         if len(_ANALYSES) >= _ANALYSIS_CACHE_SIZE:
@@ -572,6 +577,8 @@ class _Linter:
 
     def _estimate(self) -> int:
         """The work enumeration would take, computed without enumerating."""
+        if self.engine.by_suit_class:
+            return self._estimate_suited()
         variants = 1 + len(self.flush_suits)
         ranks = len(self.symbols)
         work = 0
@@ -593,7 +600,23 @@ class _Linter:
                 continue
             yield combo
 
+    def _estimate_suited(self) -> int:
+        """The work of enumerating suit classes (patterns that look at suits within the hand)."""
+        if any(supported(self.ruleset, k) is not None for k in self.sizes):
+            return MAX_SUITED_COVERAGE_WORK + 1
+        work = 0
+        for k in self.sizes:
+            for w in range(0, min(k, len(self.wild_cards)) + 1):
+                # a hand of wild cards tries every concrete card for them
+                per_class = CLASS_COST * comb(len(self.symbols) * len(self.ruleset.suits) + w - 1, w)
+                # about one class per renaming of the suits: hands / suits!
+                work += class_count(self.ruleset, k - w) // factorial(len(self.ruleset.suits)) * per_class * self.factor
+        return work
+
     def _enumerate(self, analysis: _Analysis) -> None:
+        if self.engine.by_suit_class:
+            self._enumerate_suited(analysis)
+            return
         if not self.uses_wilds:
             self._enumerate_natural(analysis)
         else:
@@ -657,6 +680,21 @@ class _Linter:
                             self._record(analysis, k, None, None, [*naturals, *wilds])
                         else:
                             self._record(analysis, k, chosen.hand_class, chosen.category.name, ())
+
+    def _enumerate_suited(self, analysis: _Analysis) -> None:
+        """flush(k), run(k, flush), suits: play one hand of each suit class."""
+        engine = self.engine
+        for k in self.sizes:
+            for cards, _ in holdings(self.ruleset, k):
+                try:
+                    fill = engine.best(cards, engine.candidates(cards))  # hand.best_subset: any subset may play
+                except PokerRulesError as problem:
+                    analysis.complete, analysis.refused = False, problem.first.message
+                    return
+                if fill is None:
+                    self._record(analysis, k, None, None, cards)
+                else:
+                    self._record(analysis, k, fill.classification.hand_class, fill.classification.category.name, ())
 
     def _variants(self, combo: tuple[int, ...], k: int) -> Iterator[tuple[str | None, list[Card]]]:
         """The natural cards worth telling apart, with their suit (None: not all of one suit).

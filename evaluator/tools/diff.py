@@ -51,7 +51,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, combinations_with_replacement
+from itertools import chain, combinations, combinations_with_replacement
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -72,6 +72,7 @@ from .diff_types import (
 )
 from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
+from ..compiled.suitclasses import class_count, holdings, supported
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -156,7 +157,8 @@ def settings(a: Ruleset, b: Ruleset) -> tuple[Setting, ...]:
 
 def frequencies(ruleset: Ruleset, cards: int) -> tuple[CategoryStat, ...]:
     """``ruleset``'s categories in order, with their exact N-card frequencies."""
-    from ..compiled.counting import category_counts, deal_count
+    from ..compiled.counting import category_counts
+    from ..compiled.counts import deal_count
 
     counts: Mapping[str, int] = category_counts(ruleset, cards)
     total = deal_count(ruleset, cards)
@@ -266,10 +268,30 @@ class Scan:
     moved: dict[tuple[str, str], tuple[int, tuple[Card, ...]]] = field(default_factory=dict)
 
 
+def suit_class_hands(ruleset: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Iterator[tuple[Card, ...]]:
+    """Hands of ``deck`` up to a renaming of suits (a seeded sample of at most about
+    :data:`MAX_CANDIDATE_CLASSES`): what rank classes miss when a pattern looks at
+    suits within the hand (``flush(4)``) or a hand is its best subset."""
+    if supported(ruleset, size) is not None:
+        return
+    common = set(deck)
+    total = max(1, class_count(ruleset, size) // math.factorial(len(ruleset.suits)))
+    keep = min(1.0, MAX_CANDIDATE_CLASSES / total)
+    rng = random.Random(seed)
+    for cards, _ in holdings(ruleset, size):
+        if all(card in common for card in cards) and (keep >= 1.0 or rng.random() < keep):
+            yield tuple(cards)
+
+
 def scan_common_hands(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Scan:
     """Classify every candidate hand of the common deck under both rulesets."""
     scan = Scan()
-    for cards in candidate_hands(deck, size, seed):
+    candidates: Iterable[tuple[Card, ...]] = candidate_hands(deck, size, seed)
+    for side in (a, b):
+        if side.engine.by_suit_class:
+            candidates = chain(candidates, suit_class_hands(side, deck, size, seed))
+            break
+    for cards in candidates:
         hand_a, hand_b = _evaluate(a, cards), _evaluate(b, cards)
         if hand_a is None or hand_b is None:
             continue

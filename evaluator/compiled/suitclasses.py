@@ -1,0 +1,131 @@
+"""Hands up to a renaming of suits: the classes of rulesets whose patterns look at suits within the hand.
+
+Most patterns see a hand's ranks and whether the whole hand is one suit, which is
+what the counting and table compilers enumerate (see ``counting.py``). ``flush(k)``,
+``run(k, flush)`` and ``suits`` see more: which cards share a suit. For such
+rulesets a class is the set of natural cards *up to a permutation of the suits*:
+each suit holds a set of ranks, and two hands whose suits hold the same sets in
+some order play alike (unless a pattern names a suit, ``suit = h``; then suits
+are not interchangeable and every assignment is its own class).
+
+Five cards of 52 fall into 134,459 such classes (against 2,598,960 hands), so a
+whole five-card deal is valued class by class through the generic evaluator.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations, permutations
+from math import comb, factorial
+from typing import TYPE_CHECKING
+
+from ..engine.evaluate import engine_for
+from ..rules.cards import Card
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
+
+#: The most natural cards a class enumeration takes (beyond it the classes run into millions).
+MAX_SUITED_CARDS = 6
+
+
+def symmetric(ruleset: Rules) -> bool:
+    """True when suit classes describe the deck: one pack, every suit holding the same natural ranks.
+
+    Wild cards that are single cards (the one-eyed jacks) break the symmetry.
+    """
+    return ruleset.copies == 1 and not any(not card.is_joker for card in ruleset.wild.cards)
+
+
+def natural_ranks(ruleset: Rules) -> tuple[str, ...]:
+    """The deck's ranks whose cards are not wild, high first."""
+    wild = ruleset.wild.ranks
+    return tuple(rank for rank in reversed(ruleset.rank_symbols) if rank in ruleset.deck_ranks and rank not in wild)
+
+
+def suit_classes(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tuple[list[Card], int]]:
+    """Every set of ``cards`` natural cards up to a renaming of suits, with how many sets it stands for.
+
+    With ``names_matter`` each assignment of the rank sets to suits is yielded on
+    its own (weight 1 per distinct assignment). The weights add up to
+    ``C(natural cards, cards)``:
+
+    >>> from evaluator.ruleset import load
+    >>> sum(weight for _, weight in suit_classes(load("standard"), 3, False))
+    22100
+    """
+    ranks = natural_ranks(ruleset)
+    suits = tuple(ruleset.suits)
+    for sizes in _partitions(cards, len(suits), min(cards, len(ranks))):
+        for sets in _rank_sets(ranks, sizes):
+            if names_matter:
+                for order in dict.fromkeys(permutations(sets + ((),) * (len(suits) - len(sets)))):
+                    yield [Card(rank, suit) for suit, held in zip(suits, order, strict=False) for rank in held], 1
+            else:
+                repeats = Counter(sets)
+                weight = factorial(len(suits)) // factorial(len(suits) - len(sets))
+                for times in repeats.values():
+                    weight //= factorial(times)
+                yield [Card(rank, suit) for suit, held in zip(suits, sets, strict=False) for rank in held], weight
+
+
+def class_count(ruleset: Rules, cards: int) -> int:
+    """How many natural card sets :func:`suit_classes` covers (``C(natural cards, cards)``)."""
+    return comb(len(natural_ranks(ruleset)) * len(ruleset.suits), cards)
+
+
+def _partitions(total: int, parts: int, largest: int) -> Iterator[tuple[int, ...]]:
+    """Every way of writing ``total`` as at most ``parts`` positive sizes, largest first."""
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - first, parts - 1, first):
+            yield (first, *rest)
+
+
+def _rank_sets(ranks: tuple[str, ...], sizes: tuple[int, ...]) -> Iterator[tuple[tuple[str, ...], ...]]:
+    """One rank set per size; sets of equal size in non-increasing order (a renaming of suits)."""
+    if not sizes:
+        yield ()
+        return
+    first, rest = sizes[0], sizes[1:]
+    for chosen in combinations(ranks, first):
+        for tail in _rank_sets(ranks, rest):
+            if tail and len(tail[0]) == first and tail[0] > chosen:
+                continue
+            yield (chosen, *tail)
+
+
+def supported(ruleset: Rules, cards: int) -> str | None:
+    """Why the deals of ``cards`` cards cannot be enumerated by suit class, or None when they can."""
+    if not symmetric(ruleset):
+        return "the suits are not interchangeable (several packs, or single wild cards such as the one-eyed jacks)"
+    if ruleset.wild.lowest_rank:
+        return "the lowest card held is wild"
+    if cards > MAX_SUITED_CARDS:
+        return f"patterns that look at suits within the hand are counted for at most {MAX_SUITED_CARDS} cards"
+    return None
+
+
+def holdings(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int]]:
+    """Every ``cards``-card holding up to a renaming of suits, with its number of deals.
+
+    Wild cards (wild jokers, every card of a wild rank) play alike, so a holding
+    takes the first ``j`` of them; jokers that are not wild make a holding that
+    cannot play (kept, so that the weights add up to every deal).
+    """
+    jokers = [Card.joker(n) for n in range(1, ruleset.jokers + 1)]
+    wild = [*(jokers if ruleset.wild.jokers else []),
+            *(Card(rank, suit) for rank in ruleset.deck_ranks if rank in ruleset.wild.ranks for suit in ruleset.suits)]
+    dead = [] if ruleset.wild.jokers else jokers
+    names_matter = engine_for(ruleset).flush_needs_suit
+    for held_dead in range(min(len(dead), cards) + 1):
+        for held_wild in range(min(len(wild), cards - held_dead) + 1):
+            ways = comb(len(dead), held_dead) * comb(len(wild), held_wild)
+            extra = dead[:held_dead] + wild[:held_wild]
+            for naturals, weight in suit_classes(ruleset, cards - held_dead - held_wild, names_matter):
+                yield naturals + extra, ways * weight

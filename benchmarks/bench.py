@@ -201,10 +201,17 @@ def check_order(five: np.ndarray, seven: np.ndarray, deck: list[str]) -> str:
     for ids in (five, seven):
         sample = ids[:20000]
         ours = rs.rank_many(sample)
-        theirs = np.array([evaluate([Card.new(deck[i]) for i in row[:2]], [Card.new(deck[i]) for i in row[2:]]) for row in sample.tolist()])
+        theirs = np.array(
+            [
+                evaluate([Card.new(deck[i]) for i in row[:2]], [Card.new(deck[i]) for i in row[2:]])
+                for row in sample.tolist()
+            ]
+        )
         # treys: smaller is better
         agree = int(np.sum(np.sign(np.diff(ours)) == -np.sign(np.diff(theirs))))
-        lines.append(f"{ids.shape[1]} cards: {agree:,} of {len(sample) - 1:,} consecutive pairs ordered as treys orders them")
+        lines.append(
+            f"{ids.shape[1]} cards: {agree:,} of {len(sample) - 1:,} consecutive pairs ordered as treys orders them"
+        )
     return "; ".join(lines)
 
 
@@ -255,7 +262,14 @@ def verdict(value: float, bar: float) -> str:
     return "met" if value >= bar else "MISSED"
 
 
-def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes: list[str], order: str, args: argparse.Namespace) -> str:
+def report(
+    per_call: list[Entry],
+    peers: list[Entry],
+    batch: list[Entry],
+    notes: list[str],
+    order: str,
+    args: argparse.Namespace,
+) -> str:
     """The markdown report."""
     treys = next((e for e in peers if e.name.startswith("treys")), None)
     pkrbot = next((e for e in peers if e.name.startswith("pkrbot")), None)
@@ -277,8 +291,18 @@ def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes:
         r5, r7 = rate(entry, 5), rate(entry, 7)
         prefix = ""
         if any(entry.timed_on.get(k, args.hands) < args.hands for k in (5, 7)):
-            prefix = " (prefix: " + ", ".join(f"{entry.timed_on[k]:,} of {k}-card" for k in (5, 7) if entry.timed_on.get(k, args.hands) < args.hands) + ")"
-        lines.append(f"| {entry.name} | {entry.kind}{prefix} | {human(r5)} | {ratio(r5, base5)} | {human(r7)} | {ratio(r7, base7)} |")
+            prefix = (
+                " (prefix: "
+                + ", ".join(
+                    f"{entry.timed_on[k]:,} of {k}-card"
+                    for k in (5, 7)
+                    if entry.timed_on.get(k, args.hands) < args.hands
+                )
+                + ")"
+            )
+        lines.append(
+            f"| {entry.name} | {entry.kind}{prefix} | {human(r5)} | {ratio(r5, base5)} | {human(r7)} | {ratio(r7, base7)} |"
+        )
     lines += [
         "",
         "## Per call, other rulesets (no peer evaluates them; the bar is pokerrules' own standard figure)",
@@ -290,7 +314,9 @@ def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes:
     s7 = rate(standard, 7) if standard else float("nan")
     for entry in per_call:
         r5, r7 = rate(entry, 5), rate(entry, 7)
-        lines.append(f"| {entry.name.removeprefix('pokerrules ')} | {human(r5)} | {ratio(r5, s5)} | {human(r7)} | {ratio(r7, s7)} |")
+        lines.append(
+            f"| {entry.name.removeprefix('pokerrules ')} | {human(r5)} | {ratio(r5, s5)} | {human(r7)} | {ratio(r7, s7)} |"
+        )
     p5 = rate(pkrbot, 5) if pkrbot else float("nan")
     p7 = rate(pkrbot, 7) if pkrbot else float("nan")
     lines += [
@@ -302,7 +328,9 @@ def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes:
     ]
     for entry in batch:
         r5, r7 = rate(entry, 5), rate(entry, 7)
-        lines.append(f"| {entry.name.removeprefix('pokerrules ').removesuffix(' (batch)')} | {human(r5)} | {ratio(r5, p5)} | {human(r7)} | {ratio(r7, p7)} |")
+        lines.append(
+            f"| {entry.name.removeprefix('pokerrules ').removesuffix(' (batch)')} | {human(r5)} | {ratio(r5, p5)} | {human(r7)} | {ratio(r7, p7)} |"
+        )
     lines += ["", "## Targets of issue 6 (ratios measured in this run)", ""]
     targets = [
         ("per call, standard, 5 cards", rate(standard, 5) if standard else float("nan"), base5, "treys", 1.0),
@@ -311,7 +339,15 @@ def report(per_call: list[Entry], peers: list[Entry], batch: list[Entry], notes:
     for entry in per_call:
         if entry is not standard:
             for k, base in ((5, s5), (7, s7)):
-                targets.append((f"per call, {entry.name.removeprefix('pokerrules ')}, {k} cards", rate(entry, k), base, "standard", 0.8))
+                targets.append(
+                    (
+                        f"per call, {entry.name.removeprefix('pokerrules ')}, {k} cards",
+                        rate(entry, k),
+                        base,
+                        "standard",
+                        0.8,
+                    )
+                )
     if batch:
         targets.append(("batch, standard, 7 cards", rate(batch[0], 7), p7, "pkrbot per call", 1.5))
         targets.append(("batch, standard, 5 cards", rate(batch[0], 5), p5, "pkrbot per call", 2.0))

@@ -72,7 +72,10 @@ def loop_peer(name: str, limit: int | None) -> tuple[float, float, int] | str:
             evaluator = Evaluator()
 
             def wins(hero: list[Any], villain: list[Any], board: list[Any]) -> int:
-                a, b = evaluator.engine.evaluate(hero, board), evaluator.engine.evaluate(villain, board)  # smaller is better
+                a, b = (
+                    evaluator.engine.evaluate(hero, board),
+                    evaluator.engine.evaluate(villain, board),
+                )  # smaller is better
                 return 2 if a < b else (1 if a == b else 0)
 
     except ImportError:

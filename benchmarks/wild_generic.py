@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evaluator import load  # noqa: E402
-from evaluator.rules.cards import Card  # noqa: E402
 from evaluator.engine.evaluate import Engine  # noqa: E402
+from evaluator.rules.cards import Card  # noqa: E402
 from evaluator.ruleset import Ruleset  # noqa: E402
 
 

@@ -39,7 +39,6 @@ class Ruleset(Rules):
         """The generic evaluator for this ruleset (built on first use)."""
         return engine_for(self)
 
-
     def cards(self, text: str | Sequence[Card | str], source: str = "<cards>") -> list[Card]:
         """Read cards and check them against the deck.
 
@@ -84,7 +83,9 @@ class Ruleset(Rules):
 
         return explain(self, a, b)
 
-    def showdown(self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = "") -> list[int]:
+    def showdown(
+        self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = ""
+    ) -> list[int]:
         """Indices of the winning hands (ties and top cycles split).
 
         >>> load("standard").showdown(["Kc 7d", "Qs Td"], board="Jh Jd Jc Js 9s")
@@ -164,7 +165,15 @@ class Ruleset(Rules):
 
         return showdown_many(self, holes, boards)
 
-    def odds(self, hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None, seed: int | None = None, client: Any = None) -> Any:
+    def odds(
+        self,
+        hands: Sequence[str],
+        board: str = "",
+        dead: str = "",
+        samples: int | None = None,
+        seed: int | None = None,
+        client: Any = None,
+    ) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
@@ -178,7 +187,14 @@ class Ruleset(Rules):
 
         return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)
 
-    def chart(self, opponents: int = 1, samples: int | None = None, exact: bool = False, seed: int | None = None, client: Any = None) -> Any:
+    def chart(
+        self,
+        opponents: int = 1,
+        samples: int | None = None,
+        exact: bool = False,
+        seed: int | None = None,
+        client: Any = None,
+    ) -> Any:
         """The starting-hand chart: the equity of every class against ``opponents`` random hands.
 
         Returns an :class:`evaluator.odds.chart.ChartResult`; ``client`` runs it on a Dask

@@ -120,8 +120,19 @@ def ojpoker_hands(path: Path) -> tuple[OjHand, ...]:
 UCI_SUITS: dict[int, str] = {1: "h", 2: "s", 3: "d", 4: "c"}
 #: UCI rank codes 1-13: Ace, 2, ..., 10, Jack, Queen, King.
 UCI_RANKS: dict[int, str] = {
-    1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7",
-    8: "8", 9: "9", 10: "T", 11: "J", 12: "Q", 13: "K",
+    1: "A",
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "T",
+    11: "J",
+    12: "Q",
+    13: "K",
 }
 #: UCI CLASS 0-9 -> the standard ruleset's category name.
 UCI_CLASS_CATEGORY: dict[int, str] = {
@@ -151,9 +162,7 @@ def uci_hands(path: Path) -> tuple[tuple[str, int], ...]:
         fields = [int(f) for f in line.split(",")]
         if len(fields) != 11:
             raise ValueError(f"{path}:{lineno}: expected 11 fields, got {line!r}")
-        cards = " ".join(
-            UCI_RANKS[fields[i + 1]] + UCI_SUITS[fields[i]] for i in range(0, 10, 2)
-        )
+        cards = " ".join(UCI_RANKS[fields[i + 1]] + UCI_SUITS[fields[i]] for i in range(0, 10, 2))
         hands.append((cards, fields[10]))
     return tuple(hands)
 
@@ -181,11 +190,11 @@ def euler54_deals(path: Path) -> tuple[tuple[str, str], ...]:
 @cache
 def uva10315_sample(directory: Path) -> tuple[tuple[str, str, str], ...]:
     """UVa 10315 ``sample.in`` / ``sample.out`` as (black, white, expected line)."""
-    inputs = [l for l in (directory / "sample.in").read_text().splitlines() if l.strip()]
-    outputs = [l.strip() for l in (directory / "sample.out").read_text().splitlines() if l.strip()]
+    inputs = [line for line in (directory / "sample.in").read_text().splitlines() if line.strip()]
+    outputs = [line.strip() for line in (directory / "sample.out").read_text().splitlines() if line.strip()]
     if len(inputs) != len(outputs):
         raise ValueError(f"{directory}: {len(inputs)} inputs but {len(outputs)} outputs")
-    return tuple((*split_ten(i), o) for i, o in zip(inputs, outputs))
+    return tuple((*split_ten(i), o) for i, o in zip(inputs, outputs, strict=False))
 
 
 # --------------------------------------------------------------------------

@@ -202,7 +202,10 @@ def test_a_cycle_is_found_even_through_a_function_level_import(tmp_path: Path) -
     [
         ("from ..top import x\n", "fake.low.base imports fake.top: not a lower layer"),
         ("if True:\n    from fake.mid_a import one\n", "fake.low.base imports fake.mid_a.one: not a lower layer"),
-        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import fake.top\n", "fake.low.base imports fake.top: not a lower layer"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import fake.top\n",
+            "fake.low.base imports fake.top: not a lower layer",
+        ),
     ],
 )
 def test_an_upward_import_is_found(tmp_path: Path, source: str, expected: str) -> None:

@@ -16,10 +16,10 @@ import pytest
 from evaluator import load
 from evaluator.compiled import fast
 from evaluator.compiled.batch_rank import blocks_for
-from evaluator.rules.cards import Card
 from evaluator.compiled.fast import ruleset_ranker
-from evaluator.ruleset import Ruleset
 from evaluator.compiled.tables import NO_HAND
+from evaluator.rules.cards import Card
+from evaluator.ruleset import Ruleset
 
 # the paths of the batch: plain, wild cards, lowest-card wild, a forced flush that
 # hurts (not dominant), one-suited tables keyed by suit

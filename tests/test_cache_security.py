@@ -27,12 +27,12 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.core import diskcache
 from evaluator.compiled.fast import FastRanker
+from evaluator.compiled.tables import MAGIC, build_tables, cache_path, load_tables, read_cache, write_cache
+from evaluator.core import diskcache
+from evaluator.core.resources import CACHE_ENV
 from evaluator.rules.parsercache import MAGIC as PARSER_MAGIC
 from evaluator.rules.parsercache import pattern_cache_name
-from evaluator.core.resources import CACHE_ENV
-from evaluator.compiled.tables import MAGIC, build_tables, cache_path, load_tables, read_cache, write_cache
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 120  # a hang (FIFO) would never end; a normal run takes about a second
@@ -410,8 +410,11 @@ def _key_other_owner(key: Path) -> None:
         pytest.skip("changing a file's owner needs root")
 
 
-@pytest.mark.parametrize("spoil", [_key_symlink, _key_readable, _key_short, _key_fifo, _key_other_owner],
-                         ids=["symlink", "0644", "short", "fifo", "other-owner"])
+@pytest.mark.parametrize(
+    "spoil",
+    [_key_symlink, _key_readable, _key_short, _key_fifo, _key_other_owner],
+    ids=["symlink", "0644", "short", "fifo", "other-owner"],
+)
 def test_an_unsafe_key_file_means_no_cache(folder: Path, spoil: object, capsys: pytest.CaptureFixture[str]) -> None:
     key = folder / diskcache.KEY_NAME
     spoil(key)  # type: ignore[operator]

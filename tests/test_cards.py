@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evaluator
-from evaluator.rules.cards import Card, format_cards, parse_cards, tokenize
 from evaluator.core.errors import CardError, PokerRulesError
+from evaluator.rules.cards import Card, format_cards, parse_cards, tokenize
 
 
 @pytest.mark.parametrize(

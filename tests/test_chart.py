@@ -17,10 +17,10 @@ import jsonschema
 import pytest
 
 from evaluator import load
-from evaluator.odds.chart import ChartResult, chart, compare_charts, hand_classes
-from evaluator.tools.chart_html import render_chart_html
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
+from evaluator.odds.chart import ChartResult, chart, compare_charts, hand_classes
+from evaluator.tools.chart_html import render_chart_html
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "chart.schema.json").read_text(encoding="utf-8"))

@@ -26,18 +26,17 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from samples import SMALL
 
-from evaluator.core import codes
-from evaluator.tools import check
-from evaluator.tools.check import check_file, check_paths, render
 from evaluator.cli.main import main
+from evaluator.core import codes
 from evaluator.core.errors import Diagnostic
-from evaluator.rules.load import parse_yaml
 from evaluator.core.resources import grammar_dir, rulesets_dir
-from evaluator.rules.load import Document
+from evaluator.rules.load import Document, parse_yaml
 from evaluator.rules.ruleset import build_ruleset as build_rules
 from evaluator.ruleset import Ruleset
-from samples import SMALL
+from evaluator.tools import check
+from evaluator.tools.check import check_file, check_paths, render
 
 
 def build_ruleset(document: Document) -> Ruleset:
@@ -50,10 +49,10 @@ BROKEN = Path(__file__).resolve().parent / "broken"
 MODELINE = "# yaml-language-server: $schema=../grammar/ruleset.schema.json"
 
 
-
 def only_progress(err: str) -> bool:
     """stderr holds nothing but progress lines (shown once a check has run a second)."""
     return all(line.startswith("pokerrules check: ") and line.endswith(" ...") for line in err.splitlines())
+
 
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:
     """Run the command line in-process: (exit code, stdout, stderr)."""
@@ -107,15 +106,70 @@ def test_the_corpus_is_large_and_covers_every_check() -> None:
     assert len(CORPUS) >= 40
     required = {
         # loading and hostile input
-        "Y103", "Y104", "Y105", "Y106", "Y108", "Y109", "Y110", "Y111", "Y112", "Y114", "Y115", "Y116",
+        "Y103",
+        "Y104",
+        "Y105",
+        "Y106",
+        "Y108",
+        "Y109",
+        "Y110",
+        "Y111",
+        "Y112",
+        "Y114",
+        "Y115",
+        "Y116",
         # schema: unknown keys (did you mean), types, values, required keys, limits
-        "S101", "S102", "S103", "S104", "S105",
+        "S101",
+        "S102",
+        "S103",
+        "S104",
+        "S105",
         # pattern syntax and meaning: unbound variable, rank not in the deck, run longer than the deck
-        "P101", "P102", "P103", "P104", "P105", "P106", "P107", "P108", "P109", "P201", "P202", "P203", "P204", "P205", "P206", "P207", "P208", "P209", "P210", "P215", "P216", "P217", "P218", "P219",
+        "P101",
+        "P102",
+        "P103",
+        "P104",
+        "P105",
+        "P106",
+        "P107",
+        "P108",
+        "P109",
+        "P201",
+        "P202",
+        "P203",
+        "P204",
+        "P205",
+        "P206",
+        "P207",
+        "P208",
+        "P209",
+        "P210",
+        "P215",
+        "P216",
+        "P217",
+        "P218",
+        "P219",
         # order, deck too small, wild cards not in the deck, coverage, dead jokers
-        "R101", "R103", "R105", "R107", "R108", "R109", "R111", "R112", "R113", "R114",
+        "R101",
+        "R103",
+        "R105",
+        "R107",
+        "R108",
+        "R109",
+        "R111",
+        "R112",
+        "R113",
+        "R114",
         # examples, lint warnings, games
-        "E101", "E102", "E103", "W101", "W102", "W103", "W104", "G101", "G102",
+        "E101",
+        "E102",
+        "E103",
+        "W101",
+        "W102",
+        "W103",
+        "W104",
+        "G101",
+        "G102",
     }
     assert required <= codes_in_corpus, sorted(required - codes_in_corpus)
 
@@ -126,7 +180,9 @@ def test_broken_file(path: Path) -> None:
     found = check_file(path)
     assert len(found) == 1, "\n".join(map(str, found))
     diagnostic = found[0]
-    assert (diagnostic.code, diagnostic.line, diagnostic.col) == (expected.code, expected.line, expected.col), str(diagnostic)
+    assert (diagnostic.code, diagnostic.line, diagnostic.col) == (expected.code, expected.line, expected.col), str(
+        diagnostic
+    )
     assert diagnostic.source == str(path)
     assert diagnostic.severity == ("warning" if expected.code.startswith("W") else "error")
     if expected.message:
@@ -194,9 +250,15 @@ order: [four, flush, run, trips, twos, pair, high]
         pytest.param(TINY.replace("suits: [s, h]}", "suits: [s, h]}\nwild: {lowest_rank: true}"), id="lowest-wild"),
         pytest.param(TINY.replace("suits: [s, h]}", "suits: [s, h], copies: 2}"), id="two-packs"),
         pytest.param(TINY.replace("suits: [s, h]}", "suits: [s, h]}\nwild: {cards: [Js, Ah]}"), id="wild-cards"),
-        pytest.param(TINY.replace('"flush"}', '"flush & suit = h"}').replace("suits: [s, h]}", "suits: [s, h]}\nwild: {cards: [Jh]}"),
-                     id="wild-card-and-suit-pattern"),
-        pytest.param(TINY.replace("suits: [s, h]}", "suits: [s, h], jokers: 1}\nwild: {jokers: false}"), id="dead-joker"),
+        pytest.param(
+            TINY.replace('"flush"}', '"flush & suit = h"}').replace(
+                "suits: [s, h]}", "suits: [s, h]}\nwild: {cards: [Jh]}"
+            ),
+            id="wild-card-and-suit-pattern",
+        ),
+        pytest.param(
+            TINY.replace("suits: [s, h]}", "suits: [s, h], jokers: 1}\nwild: {jokers: false}"), id="dead-joker"
+        ),
     ],
 )
 def test_enumeration_agrees_with_evaluating_every_hand(text: str) -> None:
@@ -239,8 +301,12 @@ def test_unused_category_no_hand_can_match_is_a_definition_for_children(tmp_path
 
 def test_inherited_problem_is_reported_at_extends_with_a_note(tmp_path: Path) -> None:
     write(tmp_path, "parent.yaml", SMALL)
-    child = write(tmp_path, "child.yaml", "name: child\nextends: parent.yaml\nhand: {size: 5, min: 4}\n"
-                  "categories:\n  high_card: {pattern: \"X Y Z W V & V >= 9\"}\n")
+    child = write(
+        tmp_path,
+        "child.yaml",
+        "name: child\nextends: parent.yaml\nhand: {size: 5, min: 4}\n"
+        'categories:\n  high_card: {pattern: "X Y Z W V & V >= 9"}\n',
+    )
     (found,) = check_file(child)
     assert (found.code, found.source, found.line, found.col) == ("R113", str(child), 2, 10)
     assert "inherited from" in found.message and "parent.yaml:" in found.message
@@ -252,7 +318,9 @@ def test_misspelt_order_name_is_one_problem_not_two(tmp_path: Path) -> None:
 
 
 def test_enumeration_limit_is_fast(tmp_path: Path) -> None:
-    path = write(tmp_path, "r.yaml", 'hand: {size: 10}\ncategories:\n  any: {pattern: "flush | not flush"}\norder: [any]\n')
+    path = write(
+        tmp_path, "r.yaml", 'hand: {size: 10}\ncategories:\n  any: {pattern: "flush | not flush"}\norder: [any]\n'
+    )
     started = time.perf_counter()
     found = check_file(path)
     assert time.perf_counter() - started < 2.0
@@ -267,7 +335,9 @@ def test_enumeration_limit_can_be_lowered(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_hole_example_is_real_cards_of_the_deck(tmp_path: Path) -> None:
-    path = write(tmp_path, "r.yaml", SMALL.replace('  two_pair:        {pattern: "XX YY Z"}\n', "").replace(" two_pair,", ""))
+    path = write(
+        tmp_path, "r.yaml", SMALL.replace('  two_pair:        {pattern: "XX YY Z"}\n', "").replace(" two_pair,", "")
+    )
     (found,) = check_file(path)
     assert found.code == "R113"
     example = re.search(r"such as (.*?) matches", found.message)
@@ -294,7 +364,11 @@ def test_a_broken_file_never_stops_the_others(tmp_path: Path) -> None:
     write(tmp_path, "d.yaml", SMALL)
     diagnostics, problem = check_paths([str(tmp_path)])
     assert problem is None
-    assert [(Path(d.source).name, d.code) for d in diagnostics] == [("a.yaml", "Y103"), ("b.yaml", "Y108"), ("c.yaml", "P101")]
+    assert [(Path(d.source).name, d.code) for d in diagnostics] == [
+        ("a.yaml", "Y103"),
+        ("b.yaml", "Y108"),
+        ("c.yaml", "P101"),
+    ]
 
 
 def test_an_internal_error_is_a_diagnostic_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,12 +381,20 @@ def test_an_internal_error_is_a_diagnostic_not_a_crash(tmp_path: Path, monkeypat
     monkeypatch.setattr(check._Linter, "diagnostics", boom)
     diagnostics, _ = check_paths([str(tmp_path)])
     # the coverage stage failed; the examples of the same file and the other file were still checked
-    assert [(Path(d.source).name, d.code) for d in diagnostics] == [("a.yaml", "R199"), ("a.yaml", "E101"), ("b.yaml", "P101")]
+    assert [(Path(d.source).name, d.code) for d in diagnostics] == [
+        ("a.yaml", "R199"),
+        ("a.yaml", "E101"),
+        ("b.yaml", "P101"),
+    ]
     assert "simulated bug" in diagnostics[0].message
 
 
 def test_every_diagnostic_of_a_file_is_reported(tmp_path: Path) -> None:
-    text = SMALL.replace('"XX Y Z W"', '"XX Y Z W & V > 9"').replace('"XXX YY"', '"XXX YYY"').replace("order: [", "order: [nope, ")
+    text = (
+        SMALL.replace('"XX Y Z W"', '"XX Y Z W & V > 9"')
+        .replace('"XXX YY"', '"XXX YYY"')
+        .replace("order: [", "order: [nope, ")
+    )
     found = check_file(write(tmp_path, "r.yaml", text))
     assert sorted(d.code for d in found) == ["P201", "P203", "R101"]
     assert [d.line for d in found] == sorted(d.line for d in found)
@@ -364,17 +446,29 @@ def test_text_json_and_github_formats(tmp_path: Path) -> None:
     assert text.splitlines()[0] == f"{path}:14:9: error R101: order names category 'nope', which is not defined"
     code, out, _ = run_cli(["check", "--format", "json", str(path)])
     (item,) = json.loads(out)
-    assert item == {"path": str(path), "line": 14, "col": 9, "severity": "error", "code": "R101",
-                    "message": "order names category 'nope', which is not defined", "hint": None}
+    assert item == {
+        "path": str(path),
+        "line": 14,
+        "col": 9,
+        "severity": "error",
+        "code": "R101",
+        "message": "order names category 'nope', which is not defined",
+        "hint": None,
+    }
     assert run_cli(["check", "--json", str(path)])[1] == out
     code, out, _ = run_cli(["check", "--format", "github", str(path)])
     escaped = str(path).replace(":", "%3A").replace(",", "%2C")
-    assert out == f"::error file={escaped},line=14,col=9,title=R101::order names category 'nope', which is not defined\n"
+    assert (
+        out == f"::error file={escaped},line=14,col=9,title=R101::order names category 'nope', which is not defined\n"
+    )
 
 
 def test_github_format_escapes_newlines_and_percent() -> None:
     diagnostic = Diagnostic("W102", "100% unreachable\nreally", "r.yaml", 2, 3, "warning", "remove it")
-    assert render([diagnostic], "github") == "::warning file=r.yaml,line=2,col=3,title=W102::100%25 unreachable\\x0areally%0Ahint: remove it\n"
+    assert (
+        render([diagnostic], "github")
+        == "::warning file=r.yaml,line=2,col=3,title=W102::100%25 unreachable\\x0areally%0Ahint: remove it\n"
+    )
 
 
 # --------------------------------------------------------------------------- the catalogue
@@ -459,12 +553,16 @@ def test_docs_codes_md_is_generated_from_the_registry() -> None:
         assert f"| `{code}` |" in text
 
 
-def test_a_hand_the_evaluator_refuses_stops_coverage_with_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hand_the_evaluator_refuses_stops_coverage_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """When the evaluator cannot fill a hand's wild cards, coverage is not decided (W104, not a crash)."""
     import evaluator.engine.evaluate as evaluate
 
     monkeypatch.setattr(evaluate, "MAX_WILD_CHOICES", 10)
-    path = write(tmp_path, "r.yaml", SMALL.replace("  ranks: [9, T, J, Q, K, A]\n", "  ranks: [9, T, J, Q, K, A]\n  jokers: 2\n"))
+    path = write(
+        tmp_path, "r.yaml", SMALL.replace("  ranks: [9, T, J, Q, K, A]\n", "  ranks: [9, T, J, Q, K, A]\n  jokers: 2\n")
+    )
     (found,) = check_file(path)
     assert (found.code, found.severity) == ("W104", "warning")
     assert "refuses some hands" in found.message

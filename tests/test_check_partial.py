@@ -18,15 +18,15 @@ import pytest
 from samples import SMALL
 
 import evaluator
-from evaluator.tools.check import check_file
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
 from evaluator.engine.hand import Hand
 from evaluator.rules.load import parse_yaml
-from evaluator.tools.partial import readable_part, without
 from evaluator.rules.patterns import parse_pattern
-from evaluator.ruleset import build_ruleset
 from evaluator.rules.templates import bound_variables, fields
+from evaluator.ruleset import build_ruleset
+from evaluator.tools.check import check_file
+from evaluator.tools.partial import readable_part, without
 
 # One problem for each stage after loading. Columns counted on the lines as written.
 ONE_PER_STAGE = """\
@@ -53,13 +53,13 @@ examples:
 """
 
 EXPECTED = [
-    ("R111", 5, 16),   # wild: a card this deck does not hold
-    ("T102", 7, 71),   # template: {Y:plurl}, at the filter
-    ("S101", 8, 40),   # schema: desribe, at the key
+    ("R111", 5, 16),  # wild: a card this deck does not hold
+    ("T102", 7, 71),  # template: {Y:plurl}, at the filter
+    ("S101", 8, 40),  # schema: desribe, at the key
     ("P101", 13, 41),  # pattern: ends after &, where more was expected
     ("R101", 15, 87),  # order: hihg_card
-    ("E101", 17, 6),   # example: it is a flush (the column of the text inside the quotes)
-    ("E101", 18, 6),   # example: four of a kind beats a full house
+    ("E101", 17, 6),  # example: it is a flush (the column of the text inside the quotes)
+    ("E101", 18, 6),  # example: four of a kind beats a full house
 ]
 
 
@@ -118,7 +118,7 @@ def test_failing_comparison_prints_the_explanation(tmp_path: Path) -> None:
     assert code == 1
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if ":18:6: error E101:" in line)
-    assert lines[start + 1:start + 3] == [
+    assert lines[start + 1 : start + 3] == [
         "    category: first hand full_house (full house), second hand four_of_a_kind "
         "(four aces, nine kicker): four_of_a_kind ranks higher",
         "    second hand wins (decided by: category)",
@@ -126,7 +126,7 @@ def test_failing_comparison_prints_the_explanation(tmp_path: Path) -> None:
 
 
 def test_explanation_under_a_catalogue_style_example(tmp_path: Path) -> None:
-    text = "extends: suits-bridge\nname: x\nexamples:\n  - \"As Kd 9h 5c 3s < Ah Kc 9d 5s 3h\"\n"
+    text = 'extends: suits-bridge\nname: x\nexamples:\n  - "As Kd 9h 5c 3s < Ah Kc 9d 5s 3h"\n'
     (found,) = check_file(write(tmp_path, "x.yaml", text))
     assert (found.code, found.line, found.col) == ("E101", 4, 6)
     assert found.context is not None and "As against Ah: spades rank above hearts" in found.context
@@ -182,7 +182,7 @@ def test_a_valid_file_is_its_own_readable_part() -> None:
 
 
 def test_a_root_that_is_unreadable_stops_after_the_schema(tmp_path: Path) -> None:
-    text = "".join(f"  c{i}: {{pattern: \"X Y Z W V\"}}\n" for i in range(65))
+    text = "".join(f'  c{i}: {{pattern: "X Y Z W V"}}\n' for i in range(65))
     path = write(tmp_path, "r.yaml", "categories:\n" + text + "order: [c0]\n")
     # 65 categories: the categories map is unreadable, order's names are not blamed
     assert [d.code for d in check_file(path)] == ["S105"]
@@ -219,8 +219,11 @@ def test_load_refuses_a_broken_template() -> None:
 
 def test_the_templates_of_the_catalogue_render_without_placeholders() -> None:
     """What the checks protect: no catalogue description prints 'no' or a raw brace."""
-    samples = {"standard": ["Kc Kd Ks 4h 4c", "Qs Qh 8d 8c As", "Ah Kh Qh Jh 9h", "As 2d 3h 4c 5s"],
-               "deuces-wild": ["2s Ah 9h 8h 5h", "2s 2h Ah Ad Ac"], "italian": ["9d Td Jd Qd Kd"]}
+    samples = {
+        "standard": ["Kc Kd Ks 4h 4c", "Qs Qh 8d 8c As", "Ah Kh Qh Jh 9h", "As 2d 3h 4c 5s"],
+        "deuces-wild": ["2s Ah 9h 8h 5h", "2s 2h Ah Ad Ac"],
+        "italian": ["9d Td Jd Qd Kd"],
+    }
     for name, hands in samples.items():
         rs = evaluator.rules.load(name)
         for cards in hands:

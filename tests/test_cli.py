@@ -58,7 +58,9 @@ def test_eval_reads_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytes
         (["eval", "no-such-ruleset", "As Kd Qh Jc Ts"], "Y101"),
     ],
 )
-def test_bad_input_is_one_positioned_line_and_exit_1(capsys: pytest.CaptureFixture[str], argv: list[str], code_text: str) -> None:
+def test_bad_input_is_one_positioned_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code_text: str
+) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 1
     assert out == ""  # nothing written
@@ -66,7 +68,9 @@ def test_bad_input_is_one_positioned_line_and_exit_1(capsys: pytest.CaptureFixtu
     assert "Traceback" not in err
 
 
-def test_bad_stdin_line_stops_the_stream_where_it_stands(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_stdin_line_stops_the_stream_where_it_stands(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # eval streams: the lines before the bad hand are out, nothing after it
     monkeypatch.setattr(sys, "stdin", io.StringIO("As Ks Qs Js Ts\nAs Ks Qs Js Tx\n2c 2d 2h 5s 5d\n"))
     code, out, err = run(capsys, "eval", "standard", "-")
@@ -84,7 +88,9 @@ def test_bad_stdin_line_stops_the_stream_where_it_stands(capsys: pytest.CaptureF
         ("name: x\nextends: standard\ncategories: [\n", "Y103", 4, 1),
     ],
 )
-def test_bad_ruleset_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, code_text: str, line: int, col: int) -> None:
+def test_bad_ruleset_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, code_text: str, line: int, col: int
+) -> None:
     path = tmp_path / "x.yaml"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "eval", str(path), "As Kd Qh Jc Ts")
@@ -106,7 +112,9 @@ def test_showdown_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "showdown", "standard", "Kc 7d", "Qs Td", "--board", "Jh Jd Jc Js 9s")
     assert code == 0
     assert "player 1 wins" in out and "four jacks, king kicker" in out
-    code, out, _ = run(capsys, "showdown", "standard", "8c 2d", "6s 5d", "--board", "Jh Jd Jc Js 9s", "--pot", "7", "--json")
+    code, out, _ = run(
+        capsys, "showdown", "standard", "8c 2d", "6s 5d", "--board", "Jh Jd Jc Js 9s", "--pot", "7", "--json"
+    )
     data = json.loads(out)
     assert data["winners"] == [0, 1] and sum(data["shares"]) == 7 and data["shares"] == [4, 3]
 
@@ -127,7 +135,10 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_python_dash_m(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "evaluator", "eval", "standard", "Ah Kh Qh Jh Th", "--json"],
-        capture_output=True, text=True, cwd=tmp_path, check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["category"] == "royal_flush"

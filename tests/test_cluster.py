@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.odds.chart import chart
 from evaluator.cli.main import main
+from evaluator.odds.chart import chart
 from evaluator.odds.cluster import DaskMissing, chunk_rng, dask_client
 from evaluator.odds.odds import odds
 

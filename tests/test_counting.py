@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from refdata import missing_data_reason, shared_data_dir
+from samples import BUG_COUNTS
 
 import evaluator
 from evaluator.compiled.counting import (
@@ -40,7 +40,6 @@ from evaluator.compiled.counting import (
 )
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import catalogue_path
-from samples import BUG_COUNTS
 
 # --- reference tables ---------------------------------------------------------------------
 
@@ -241,11 +240,16 @@ WILD_ORDER = (
 )
 SMALL = {
     "plain-21": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d]}\n",
-    "joker-22": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d], jokers: 1}\nwild: {jokers: true}\n" + WILD_ORDER,
-    "two-jokers-20": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d], jokers: 2}\nwild: {jokers: true}\n" + WILD_ORDER,
-    "nines-wild-18": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {ranks: [9]}\n" + WILD_ORDER,
-    "one-eyed-21": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {cards: [Js, Jh]}\n" + WILD_ORDER,
-    "lowest-21": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {lowest_rank: true}\n" + WILD_ORDER,
+    "joker-22": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d], jokers: 1}\nwild: {jokers: true}\n"
+    + WILD_ORDER,
+    "two-jokers-20": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d], jokers: 2}\nwild: {jokers: true}\n"
+    + WILD_ORDER,
+    "nines-wild-18": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {ranks: [9]}\n"
+    + WILD_ORDER,
+    "one-eyed-21": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {cards: [Js, Jh]}\n"
+    + WILD_ORDER,
+    "lowest-21": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h, d]}\nwild: {lowest_rank: true}\n"
+    + WILD_ORDER,
     "bug-19": (
         "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d], jokers: 1}\n"
         'wild: {jokers: true, plays_as: {ranks: [A], hands: "run | flush"}}\n' + WILD_ORDER
@@ -273,15 +277,19 @@ SMALL = {
     "plain-14": "extends: standard\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h]}\n",
     "lowball-14": "extends: deuce-to-seven\ndeck: {ranks: [8, 9, T, J, Q, K, A], suits: [s, h]}\n",
     "ace-to-five-joker-15": "extends: ace-to-five\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 1}\nwild: {jokers: true}\n",
-    "joker-13": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 1}\nwild: {jokers: true}\n" + WILD_ORDER,
-    "two-jokers-14": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 2}\nwild: {jokers: true}\n" + WILD_ORDER,
-    "lowest-15": "extends: standard\ndeck: {ranks: [T, J, Q, K, A], suits: [s, h, d]}\nwild: {lowest_rank: true}\n" + WILD_ORDER,
+    "joker-13": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 1}\nwild: {jokers: true}\n"
+    + WILD_ORDER,
+    "two-jokers-14": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 2}\nwild: {jokers: true}\n"
+    + WILD_ORDER,
+    "lowest-15": "extends: standard\ndeck: {ranks: [T, J, Q, K, A], suits: [s, h, d]}\nwild: {lowest_rank: true}\n"
+    + WILD_ORDER,
     "lowest-joker-13": (
         "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 1}\n"
         "wild: {jokers: true, lowest_rank: true}\n" + WILD_ORDER
     ),
     "two-packs-10": "extends: standard\ndeck: {ranks: [T, J, Q, K, A], suits: [s], copies: 2}\n" + WILD_ORDER,
-    "nines-wild-12": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h]}\nwild: {ranks: [9]}\n" + WILD_ORDER,
+    "nines-wild-12": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h]}\nwild: {ranks: [9]}\n"
+    + WILD_ORDER,
     "dead-joker-13": "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h], jokers: 1}\nwild: {jokers: false}\n",
     "hearts-12": (
         "extends: standard\ndeck: {ranks: [9, T, J, Q, K, A], suits: [s, h]}\n"

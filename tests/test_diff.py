@@ -121,7 +121,9 @@ def test_standard_against_itself_in_json(capsys: pytest.CaptureFixture[str]) -> 
 # --- flips -------------------------------------------------------------------------------------------
 
 
-def test_direction_change_flips_every_shared_pair_and_each_example_is_verified(capsys: pytest.CaptureFixture[str]) -> None:
+def test_direction_change_flips_every_shared_pair_and_each_example_is_verified(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = diff_json(capsys, "standard", "deuce-to-seven", *FEW)
     shared = [c["name"] for c in data["categories"]["a"] if c["name"] in {d["name"] for d in data["categories"]["b"]}]
     assert len(data["flips"]) == len(shared) * (len(shared) - 1) // 2
@@ -176,7 +178,9 @@ def test_same_seed_same_share_other_seed_other_sample(capsys: pytest.CaptureFixt
 def test_exact_share_where_enumeration_is_cheap(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # One card each: a pair of equal ranks ties without suits and is decided by suit with them.
     suited = tmp_path / "suited-singles.yaml"
-    suited.write_text("extends: incomplete-hands\nsuits: {order: [s, h, d, c], tiebreak: highest_card}\n", encoding="utf-8")
+    suited.write_text(
+        "extends: incomplete-hands\nsuits: {order: [s, h, d, c], tiebreak: highest_card}\n", encoding="utf-8"
+    )
     data = diff_json(capsys, "incomplete-hands", str(suited), "--cards", "1")
     showdowns = data["showdowns"]
     assert showdowns["method"] == "exact" and showdowns["interval"] is None and showdowns["seed"] is None
@@ -262,7 +266,8 @@ def _png_pixels(path: Path) -> tuple[int, int, bytes]:
 
 
 needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing (install Debian packages chromium and chromium-driver)"
+    not CHROMIUM.exists(),
+    reason="no browser: /usr/bin/chromium is missing (install Debian packages chromium and chromium-driver)",
 )
 
 
@@ -278,7 +283,13 @@ def test_chromium_renders_the_charts(short_deck_report: Path, tmp_path: Path) ->
 @needs_chromium
 def test_chromium_screenshot_is_not_blank(short_deck_report: Path, tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
-    result = _chromium("--hide-scrollbars", "--window-size=1200,1600", f"--screenshot={shot}", short_deck_report.as_uri(), tmp_path=tmp_path)
+    result = _chromium(
+        "--hide-scrollbars",
+        "--window-size=1200,1600",
+        f"--screenshot={shot}",
+        short_deck_report.as_uri(),
+        tmp_path=tmp_path,
+    )
     assert shot.exists(), result.stderr[-2000:]
     width, height, raw = _png_pixels(shot)
     assert (width, height) == (1200, 1600)

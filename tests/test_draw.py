@@ -11,8 +11,8 @@ import pytest
 
 import evaluator
 from evaluator.cli.main import main
-from evaluator.draw.draw import NO_CATEGORY, best_exchange, draw_odds
 from evaluator.core.errors import PokerRulesError
+from evaluator.draw.draw import NO_CATEGORY, best_exchange, draw_odds
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

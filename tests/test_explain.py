@@ -181,9 +181,22 @@ order: [any_pair, other]
 # --------------------------------------------------------------------------- agreement with compare
 
 RULESETS = [
-    "standard", "suits-bridge", "suits-house-paired", "suits-house-unpaired", "natural-beats-wild", "italian",
-    "jacks-or-better", "deuces-wild", "deuce-to-seven", "ace-to-five-eight-or-better", "joker-wild", "bug",
-    "short-deck", "one-eyed-jacks", "lowest-card-wild", "incomplete-hands",
+    "standard",
+    "suits-bridge",
+    "suits-house-paired",
+    "suits-house-unpaired",
+    "natural-beats-wild",
+    "italian",
+    "jacks-or-better",
+    "deuces-wild",
+    "deuce-to-seven",
+    "ace-to-five-eight-or-better",
+    "joker-wild",
+    "bug",
+    "short-deck",
+    "one-eyed-jacks",
+    "lowest-card-wild",
+    "incomplete-hands",
 ]
 
 
@@ -195,7 +208,7 @@ def deals(draw: st.DrawFn) -> tuple[str, list[str], list[str]]:
     low = rs.hand_min
     sizes = draw(st.tuples(st.integers(low, rs.hand_size + 2), st.integers(low, rs.hand_size + 2)))
     cards = draw(st.permutations(deck))
-    return name, cards[: sizes[0]], cards[sizes[0]: sizes[0] + sizes[1]]
+    return name, cards[: sizes[0]], cards[sizes[0] : sizes[0] + sizes[1]]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,17 +16,17 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.rules.cards import Card
-from evaluator.tools.check import check_paths
 from evaluator.cli.main import main
-from evaluator.core.errors import CardError, PokerRulesError, RulesetError
-from evaluator.engine.cardread import read_cards, read_cards_slowly
-from evaluator.core.resources import catalogue_names
-from evaluator.ruleset import Ruleset
 from evaluator.compiled.fasthand import showdown
+from evaluator.compiled.tables import card_model
+from evaluator.core.errors import CardError, PokerRulesError, RulesetError
+from evaluator.core.resources import catalogue_names
+from evaluator.engine.cardread import read_cards, read_cards_slowly
 from evaluator.engine.showdown import compare
 from evaluator.engine.showdown import showdown as engine_showdown
-from evaluator.compiled.tables import card_model
+from evaluator.rules.cards import Card
+from evaluator.ruleset import Ruleset
+from evaluator.tools.check import check_paths
 
 CATALOGUE = catalogue_names()
 

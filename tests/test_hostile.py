@@ -23,14 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from samples import SMALL
 
-from evaluator.rules.cards import MAX_CARD_TEXT, tokenize
-from evaluator.tools.check import check_file, check_paths
 from evaluator.cli.main import main
 from evaluator.core.errors import CardError, PatternError, PokerRulesError
+from evaluator.rules.cards import MAX_CARD_TEXT, tokenize
 from evaluator.rules.load import MAX_EXTENDS, MAX_FILE_BYTES, MAX_NODES, load_document
 from evaluator.rules.patterns import parse_pattern
-from samples import SMALL
+from evaluator.tools.check import check_file, check_paths
 
 REPO = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 200 * 2**20
@@ -100,7 +100,10 @@ def measure(path: Path) -> dict[str, object]:
     """Check ``path`` in a subprocess capped at 200 MB of address space; what it found and cost."""
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE.format(limit=MEMORY_LIMIT), str(path)],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert done.returncode == 0, done.stderr
@@ -133,8 +136,14 @@ def test_fifty_megabyte_file_is_refused_fast_in_bounded_memory(tmp_path: Path) -
 
 def test_bomb_through_the_command_line_has_no_traceback(tmp_path: Path) -> None:
     bomb = write(tmp_path, "lol.yaml", BILLION_LAUGHS)
-    done = subprocess.run([sys.executable, "-m", "evaluator", "check", str(bomb)], capture_output=True, text=True,
-                          timeout=60, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluator", "check", str(bomb)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 1
     assert f"{bomb}:2:4: error Y104:" in done.stdout
     assert "Traceback" not in done.stderr
@@ -243,7 +252,7 @@ def test_hand_size_limit(tmp_path: Path) -> None:
 
 
 def test_enumeration_work_limit_is_positioned_and_fast(tmp_path: Path) -> None:
-    text = "name: r\nhand: {size: 9}\ndeck: {copies: 8, jokers: 2}\ncategories:\n  any: {pattern: \"flush | not flush\"}\norder: [any]\n"
+    text = 'name: r\nhand: {size: 9}\ndeck: {copies: 8, jokers: 2}\ncategories:\n  any: {pattern: "flush | not flush"}\norder: [any]\n'
     path = write(tmp_path, "r.yaml", text)
     started = time.perf_counter()
     found = {(d.code, d.line, d.col) for d in check_file(path)}
@@ -324,7 +333,13 @@ def test_a_thousand_cards(as_arguments: bool) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["As Kd \x1b[2J Qh Jc Ts", "As\x00Kd Qh Jc Ts", "As Kd \u202e Qh Jc Ts", "As Kd\x07 Qh Jc Ts", "As Kd \udcff Qh Jc Ts"],
+    [
+        "As Kd \x1b[2J Qh Jc Ts",
+        "As\x00Kd Qh Jc Ts",
+        "As Kd \u202e Qh Jc Ts",
+        "As Kd\x07 Qh Jc Ts",
+        "As Kd \udcff Qh Jc Ts",
+    ],
     ids=["escape-sequence", "nul", "bidi-override", "bell", "lone-surrogate"],
 )
 def test_control_characters_are_a_clean_error(text: str) -> None:
@@ -336,9 +351,14 @@ def test_control_characters_are_a_clean_error(text: str) -> None:
 
 
 def test_control_characters_on_stdin_in_a_subprocess() -> None:
-    done = subprocess.run([sys.executable, "-m", "evaluator", "eval", "standard", "-"],
-                          input=b"As Kd \x1b[31m Qh Jc Ts\n\xff\xfe\n", capture_output=True, timeout=60,
-                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluator", "eval", "standard", "-"],
+        input=b"As Kd \x1b[31m Qh Jc Ts\n\xff\xfe\n",
+        capture_output=True,
+        timeout=60,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 1 and done.stdout == b""
     assert b"Traceback" not in done.stderr and b"\x1b" not in done.stderr
 
@@ -354,17 +374,21 @@ def test_eval_with_a_hostile_ruleset(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["(" * 240 + "run" + ")" * 240, "not " * 120 + "run", "!" * 490 + "run", "X" * 499, " & ".join(["run"] * 80),
-     "XX Y Z W & " + " | ".join(["X > 9"] * 40)],
+    [
+        "(" * 240 + "run" + ")" * 240,
+        "not " * 120 + "run",
+        "!" * 490 + "run",
+        "X" * 499,
+        " & ".join(["run"] * 80),
+        "XX Y Z W & " + " | ".join(["X > 9"] * 40),
+    ],
     ids=["parentheses", "nots", "bangs", "one-long-group", "long-and", "long-or"],
 )
 def test_pathological_patterns_within_the_length_limit(text: str) -> None:
     assert len(text) <= 500
     started = time.perf_counter()
-    try:
+    with contextlib.suppress(PokerRulesError):
         parse_pattern(text)
-    except PokerRulesError:
-        pass
     assert time.perf_counter() - started < TIME_LIMIT
 
 

@@ -25,13 +25,13 @@ import pytest
 from samples import SMALL
 
 from evaluator import load
-from evaluator.tools.check import check_file, check_paths, render
 from evaluator.cli.main import main
-from evaluator.rules.confine import RULESET_KEYS
 from evaluator.core.errors import Diagnostic, PokerRulesError
-from evaluator.rules.load import load_document
 from evaluator.core.safe_text import github_data, json_text, visible
+from evaluator.rules.confine import RULESET_KEYS
+from evaluator.rules.load import load_document
 from evaluator.rules.schema import schema
+from evaluator.tools.check import check_file, check_paths, render
 
 REPO = Path(__file__).resolve().parents[1]
 DECK = " ".join(rank + suit for suit in "shdc" for rank in "23456789TJQKA")
@@ -58,8 +58,9 @@ def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:
 def run_process(argv: Sequence[str], timeout: float = 60, **options: object) -> subprocess.CompletedProcess[str]:
     """The command line in a subprocess, so that a hang is a failure (the timeout), not a stuck suite."""
     options.setdefault("env", {**os.environ, "PYTHONPATH": str(REPO)})
-    return subprocess.run([sys.executable, "-m", "evaluator", *argv], capture_output=True, text=True,
-                          timeout=timeout, **options)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "evaluator", *argv], capture_output=True, text=True, timeout=timeout, **options
+    )  # type: ignore[call-overload]
 
 
 @pytest.fixture()
@@ -137,8 +138,10 @@ def test_a_symlinked_rule_file_pointing_out_is_not_read(secret: tuple[Path, str]
 def test_game_split_to_a_secret_is_refused_in_check_and_showdown(secret: tuple[Path, str], tmp_path: Path) -> None:
     victim, token = secret
     rules = tmp_path / "rules"
-    split = ("name: hilo\nextends: standard\ngame: {hole: 5, board: 0, split: "
-             "[{name: high, ruleset: standard}, {name: low, ruleset: TARGET}]}\n")
+    split = (
+        "name: hilo\nextends: standard\ngame: {hole: 5, board: 0, split: "
+        "[{name: high, ruleset: standard}, {name: low, ruleset: TARGET}]}\n"
+    )
     for target in ("../victim/creds.yaml", str(victim / "credentials")):
         rule = write(rules, "hilo.yaml", split.replace("TARGET", target))
         assert_refused_without_leak(["check", str(rule)], token, ["Y120"])
@@ -156,8 +159,12 @@ def test_files_inside_the_tree_that_are_not_rulesets_are_never_quoted(secret: tu
         rule = write(rules, "r.yaml", f"name: r\nextends: {target}\n")
         shown = assert_refused_without_leak(["check", str(rule)], token, [code])
         assert "content is not shown" in shown
-        hilo = write(rules, "hilo.yaml", "name: hilo\nextends: standard\ngame: {hole: 5, board: 0, split: "
-                     f"[{{name: high, ruleset: standard}}, {{name: low, ruleset: {target}}}]}}\n")
+        hilo = write(
+            rules,
+            "hilo.yaml",
+            "name: hilo\nextends: standard\ngame: {hole: 5, board: 0, split: "
+            f"[{{name: high, ruleset: standard}}, {{name: low, ruleset: {target}}}]}}\n",
+        )
         assert_refused_without_leak(["check", str(hilo)], token, [code])
     # with the victim's folder named as a root, a non-ruleset there is still not quoted
     rule = write(rules, "r.yaml", "name: r\nextends: ../victim/creds.yaml\n")
@@ -198,6 +205,7 @@ def test_each_parent_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.
         write(tmp_path, f"child{n}.yaml", f"name: child{n}\nextends: base.yaml\nace: high\n")
     read: list[str] = []
     real = load_module.parse_yaml
+
     def parse(text: str, source: str) -> object:
         read.append(Path(source).name)
         return real(text, source)
@@ -316,9 +324,11 @@ def test_the_escaping_functions() -> None:
 
 def ten_card_rules(examples: int, cards: str = DECK) -> str:
     lines = "".join(f'  - "{cards} is flushy"\n' for _ in range(examples))
-    return ("name: ten\ndeck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [s, h, d, c]}\n"
-            "hand: {size: 10, min: 10}\ncategories:\n  flushy: {pattern: flush}\n  other: {pattern: not flush}\n"
-            f"order: [flushy, other]\nexamples:\n{lines}")
+    return (
+        "name: ten\ndeck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [s, h, d, c]}\n"
+        "hand: {size: 10, min: 10}\ncategories:\n  flushy: {pattern: flush}\n  other: {pattern: not flush}\n"
+        f"order: [flushy, other]\nexamples:\n{lines}"
+    )
 
 
 def test_a_52_card_example_with_hands_of_ten_is_refused_not_run(tmp_path: Path) -> None:
@@ -358,8 +368,16 @@ def test_sixty_categories_of_long_alternatives_are_refused(tmp_path: Path) -> No
     categories = "".join(f'  c{n}: {{pattern: "{pattern}"}}\n' for n in range(59))
     deck = "deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [s, h, d, c]}\n"
     order = "order: [" + ", ".join(f"c{n}" for n in range(59)) + ", rest]\n"
-    rule = write(tmp_path, "pat.yaml", "name: pat\n" + deck + "hand: {size: 5}\ncategories:\n" + categories
-                 + '  rest: {pattern: "not (XX Y Z W)"}\n' + order)
+    rule = write(
+        tmp_path,
+        "pat.yaml",
+        "name: pat\n"
+        + deck
+        + "hand: {size: 5}\ncategories:\n"
+        + categories
+        + '  rest: {pattern: "not (XX Y Z W)"}\n'
+        + order,
+    )
     done = run_process(["check", str(rule)])
     assert done.returncode == 1
     assert f"{rule}:5:18: error R121: the categories' patterns have" in done.stdout
@@ -443,8 +461,14 @@ def test_a_fifo_or_a_device_named_explicitly_is_not_a_regular_file(tmp_path: Pat
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_exits_130_with_one_line() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen([sys.executable, "-m", "evaluator", "eval", "standard", "-"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "evaluator", "eval", "standard", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert child.stdin is not None
         child.stdin.write("As Ks Qs Js Ts\n")
@@ -478,8 +502,12 @@ def test_every_command_that_loads_a_ruleset_takes_root(tmp_path: Path) -> None:
     write(tmp_path, "base.yaml", SMALL)
     child = write(tmp_path / "rules", "child.yaml", "name: child\nextends: ../base.yaml\n")
     assert run_cli(["eval", str(child), "As Ah Ks Qd Jc"])[0] == 1
-    for argv in (["eval", str(child), "As Ah Ks Qd Jc"], ["showdown", str(child), "As Ah Ks Qd Jc", "Kh Kd Qs Jd 9c"],
-                 ["stats", str(child)], ["diff", str(child), str(child), "--samples", "100"]):
+    for argv in (
+        ["eval", str(child), "As Ah Ks Qd Jc"],
+        ["showdown", str(child), "As Ah Ks Qd Jc", "Kh Kd Qs Jd 9c"],
+        ["stats", str(child)],
+        ["diff", str(child), str(child), "--samples", "100"],
+    ):
         code, out, err = run_cli([*argv, "--root", str(tmp_path)])
         assert code == 0, (argv, err)
     assert run_cli(["eval", str(child), "As Ah Ks Qd Jc", "--root", str(tmp_path)])[1].split()[-1] == "pair"

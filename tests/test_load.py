@@ -107,8 +107,7 @@ def test_tagged_and_flow_positions() -> None:
 
 def test_scalar_types_stay_json() -> None:
     doc = parse_yaml("a: 2\nb: T\nc: 2001-01-01\nd: 1.5\ne: true\nf: null\ng: '2'\n2: x\nh: =\n")
-    assert doc.data == {"a": 2, "b": "T", "c": "2001-01-01", "d": 1.5, "e": True, "f": None,
-                        "g": "2", 2: "x", "h": "="}
+    assert doc.data == {"a": 2, "b": "T", "c": "2001-01-01", "d": 1.5, "e": True, "f": None, "g": "2", 2: "x", "h": "="}
 
 
 # --------------------------------------------------------------------------- every Y-code

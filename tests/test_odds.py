@@ -18,8 +18,8 @@ import pytest
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
-from evaluator.odds.odds import EXACT_HARD_LIMIT, odds
 from evaluator.engine.showdown import showdown
+from evaluator.odds.odds import EXACT_HARD_LIMIT, odds
 
 
 def brute_force(

@@ -10,8 +10,8 @@ import pytest
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
-from evaluator.odds.outs import chances, outs
 from evaluator.engine.showdown import showdown
+from evaluator.odds.outs import chances, outs
 
 
 def test_flush_draw_is_the_nine_hearts_19_1_and_35_0() -> None:

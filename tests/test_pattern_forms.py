@@ -23,8 +23,21 @@ RANKS = "23456789TJQKA"
 
 def _build(categories: dict[str, str], folder: Path, extra: str = "") -> evaluator.Ruleset:
     lines = "\n".join(f'  {name}: {{pattern: "{pattern}"}}' for name, pattern in categories.items())
-    order = ", ".join([*categories, "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-                       "straight", "three_of_a_kind", "two_pair", "pair", "high_card"])
+    order = ", ".join(
+        [
+            *categories,
+            "royal_flush",
+            "straight_flush",
+            "four_of_a_kind",
+            "full_house",
+            "flush",
+            "straight",
+            "three_of_a_kind",
+            "two_pair",
+            "pair",
+            "high_card",
+        ]
+    )
     path = folder / "forms.yaml"
     path.write_text(f"extends: standard\n{extra}categories:\n{lines}\norder: [{order}]\n")
     return evaluator.rules.load(str(path))
@@ -84,7 +97,7 @@ def test_errors_are_positioned(pattern: str, code: str, col: int, tmp_path: Path
         ("flush(4)", "Ah 9h 7h 4h Kc", True),
         ("flush(4)", "Ah 9h 7h 4s Kc", False),
         ("run(4)", "9s Td Jh Qc 2s", True),
-        ("run(4)", "As 2d 3h 4c 9s", True),      # the ace plays low in a short run too
+        ("run(4)", "As 2d 3h 4c 9s", True),  # the ace plays low in a short run too
         ("run(4)", "9s Td Jh Kc 2s", False),
         ("run(4, flush)", "9h Th Jh Qh 2c", True),
         ("run(4, flush)", "9h Th Jh Qs 2h", False),  # four in a run and four hearts, not the same four
@@ -119,13 +132,13 @@ def test_tie_breaks_derive_from_the_pattern_and_rank_by_overrides(tmp_path: Path
     # a run(...) form breaks ties on the top of the run it found, not the highest card
     assert ruleset.evaluate("9h Th Jh Qh 2c").category == "bobtail"
     assert ruleset.compare("9h Th Jh Qh 2c", "8s 9s Ts Js As") == 1
-    assert ruleset.compare("2h 3h 4h 5h 8c", "As 2s 3s 4s Kc") == 1   # five-high beats four-high (ace low)
+    assert ruleset.compare("2h 3h 4h 5h 8c", "As 2s 3s 4s Kc") == 1  # five-high beats four-high (ace low)
     # flush(k) names no group: every card, high to low
     assert ruleset.compare("Ah 9h 7h 4h Kc", "Ad Kd 9d 7d 5s") == -1
     path = tmp_path / "rank_by.yaml"
-    path.write_text("extends: forms.yaml\ncategories:\n  bobtail: {pattern: \"run(4, flush)\", rank_by: [cards]}\n")
+    path.write_text('extends: forms.yaml\ncategories:\n  bobtail: {pattern: "run(4, flush)", rank_by: [cards]}\n')
     by_cards = evaluator.rules.load(str(path))
-    assert by_cards.compare("9h Th Jh Qh 2c", "8s 9s Ts Js As") == -1   # now the ace decides
+    assert by_cards.compare("9h Th Jh Qh 2c", "8s 9s Ts Js As") == -1  # now the ace decides
 
 
 def test_the_wild_card_takes_a_suit_as_well_as_a_rank(tmp_path: Path) -> None:
@@ -133,7 +146,7 @@ def test_the_wild_card_takes_a_suit_as_well_as_a_rank(tmp_path: Path) -> None:
     # a flash: one card of each suit and the joker
     assert ruleset.evaluate("As Kh 8d 3c X").category == "four_suits"
     hand = ruleset.evaluate("As Ks 8d 3c X")
-    assert hand.category == "four_suits"                      # the joker plays as the missing heart
+    assert hand.category == "four_suits"  # the joker plays as the missing heart
     assert [played[-1] for played in hand.wilds.values()] == ["h"]
     assert ruleset.evaluate("As Ks Qs 3c X").category == "pair"  # two suits and a joker make three
 
@@ -186,8 +199,14 @@ def _three_card_key(hand: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
 def test_three_card_poker_counts_and_order() -> None:
     ruleset = evaluator.rules.load("three-card-poker")
     counted = count(ruleset, 3).counts
-    assert counted == {"straight_flush": 48, "three_of_a_kind": 52, "straight": 720, "flush": 1096,
-                       "pair": 3744, "high_card": 16440}
+    assert counted == {
+        "straight_flush": 48,
+        "three_of_a_kind": 52,
+        "straight": 720,
+        "flush": 1096,
+        "pair": 3744,
+        "high_card": 16440,
+    }
     deck = [(v, s) for v in range(13) for s in "shdc"]
     hands = list(combinations(deck, 3))
     assert len(hands) == 22100
@@ -212,10 +231,31 @@ def test_chinese_poker_front_counts() -> None:
 
 # --- freak hands: every category against a brute force over every deal ---------------------------
 
-FREAK_ORDER = ["five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "big_bobtail", "full_house",
-               "flush", "skeet", "big_cat", "little_cat", "big_dog", "little_dog", "straight", "round_the_corner",
-               "skip_straight", "little_bobtail", "three_of_a_kind", "blaze", "two_pair", "four_flush", "kilter",
-               "pair", "high_card"]
+FREAK_ORDER = [
+    "five_of_a_kind",
+    "royal_flush",
+    "straight_flush",
+    "four_of_a_kind",
+    "big_bobtail",
+    "full_house",
+    "flush",
+    "skeet",
+    "big_cat",
+    "little_cat",
+    "big_dog",
+    "little_dog",
+    "straight",
+    "round_the_corner",
+    "skip_straight",
+    "little_bobtail",
+    "three_of_a_kind",
+    "blaze",
+    "two_pair",
+    "four_flush",
+    "kilter",
+    "pair",
+    "high_card",
+]
 
 
 def _masks(length: int, step: int, starts: range, wrap: bool = False) -> list[int]:
@@ -353,8 +393,12 @@ def test_badugi_counts_equal_a_brute_force() -> None:
     deck = [(v, s) for v in range(13) for s in "shdc"]
     sizes = Counter(_badugi_size(hand) for hand in combinations(deck, 4))
     counted = count(ruleset, 4).counts
-    assert counted == {"one_card_hand": sizes[1], "two_card_hand": sizes[2], "three_card_hand": sizes[3],
-                       "four_card_hand": sizes[4]}
+    assert counted == {
+        "one_card_hand": sizes[1],
+        "two_card_hand": sizes[2],
+        "three_card_hand": sizes[3],
+        "four_card_hand": sizes[4],
+    }
     assert sizes[4] == 13 * 12 * 11 * 10  # four ranks, each in its own suit
 
 

@@ -9,8 +9,8 @@ from lark import Lark
 
 import evaluator
 from evaluator.core.errors import PatternError, PokerRulesError
-from evaluator.rules.patterns import AllOf, AnyOf, Compare, Not, Run, Shape, key_terms, parse_pattern
 from evaluator.core.resources import grammar_dir
+from evaluator.rules.patterns import AllOf, AnyOf, Compare, Not, Run, Shape, key_terms, parse_pattern
 
 
 def test_grammar_builds_strict_lalr() -> None:
@@ -61,7 +61,13 @@ def test_tie_break_derives_from_the_pattern(text: str, keys: tuple[str, ...]) ->
 
 @pytest.mark.parametrize(
     ("text", "code", "col"),
-    [("XX & ", "P101", 6), ("XY Z", "P102", 1), ("run &&", "P101", 6), ("XX Y Z W & X >= 1", "P101", 17), ("", "P103", 1)],
+    [
+        ("XX & ", "P101", 6),
+        ("XY Z", "P102", 1),
+        ("run &&", "P101", 6),
+        ("XX Y Z W & X >= 1", "P101", 17),
+        ("", "P103", 1),
+    ],
 )
 def test_syntax_errors(text: str, code: str, col: int) -> None:
     with pytest.raises(PatternError) as raised:
@@ -73,10 +79,7 @@ def test_syntax_errors(text: str, code: str, col: int) -> None:
 def _ruleset_file(tmp_path: Path, pattern_line: str) -> Path:
     path = tmp_path / "house.yaml"
     path.write_text(
-        "name: house\n"
-        "extends: standard\n"
-        "categories:\n"
-        f"  pair: {{pattern: {pattern_line}}}\n",
+        f"name: house\nextends: standard\ncategories:\n  pair: {{pattern: {pattern_line}}}\n",
         encoding="utf-8",
     )
     return path
@@ -97,7 +100,12 @@ def test_pattern_errors_point_into_the_yaml_file(tmp_path: Path, pattern_line: s
     with pytest.raises(PokerRulesError) as raised:
         evaluator.rules.load(str(path))
     problem = raised.value.first
-    assert (problem.code, problem.source, problem.line, problem.col) == (code, str(path), 4, line_text.rindex(culprit) + 1)
+    assert (problem.code, problem.source, problem.line, problem.col) == (
+        code,
+        str(path),
+        4,
+        line_text.rindex(culprit) + 1,
+    )
 
 
 def test_rank_not_in_deck(tmp_path: Path) -> None:
@@ -119,7 +127,10 @@ def test_category_names_only_outside_categories(tmp_path: Path) -> None:
 
 def test_unknown_category_in_order_suggests_a_name(tmp_path: Path) -> None:
     path = tmp_path / "typo.yaml"
-    path.write_text("extends: standard\norder: [royal_flush, straight_flush, four_of_a_kind, full_house, flush,\n  straight, three_of_a_kind, two_pairs, pair, high_card]\n", encoding="utf-8")
+    path.write_text(
+        "extends: standard\norder: [royal_flush, straight_flush, four_of_a_kind, full_house, flush,\n  straight, three_of_a_kind, two_pairs, pair, high_card]\n",
+        encoding="utf-8",
+    )
     with pytest.raises(PokerRulesError) as raised:
         evaluator.rules.load(str(path))
     problem = raised.value.first
@@ -131,7 +142,9 @@ def test_unknown_category_in_order_suggests_a_name(tmp_path: Path) -> None:
 def test_rank_by_overrides_the_derived_order(tmp_path: Path) -> None:
     # a house rule: two pair compares the LOWER pair first
     path = tmp_path / "low-pair-first.yaml"
-    path.write_text('extends: standard\ncategories:\n  two_pair: {pattern: "XX YY Z", rank_by: [Y, X, Z]}\n', encoding="utf-8")
+    path.write_text(
+        'extends: standard\ncategories:\n  two_pair: {pattern: "XX YY Z", rank_by: [Y, X, Z]}\n', encoding="utf-8"
+    )
     house = evaluator.rules.load(str(path))
     assert house.compare("Ks Kh 5d 5c 2s", "Qs Qh 6d 6c 2d") == -1
     assert evaluator.rules.load("standard").compare("Ks Kh 5d 5c 2s", "Qs Qh 6d 6c 2d") == 1

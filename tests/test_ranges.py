@@ -7,10 +7,10 @@ from itertools import combinations
 import pytest
 
 from evaluator import load
-from evaluator.rules.cards import Card
 from evaluator.core.errors import PokerRulesError
 from evaluator.odds.odds import odds, prepare
 from evaluator.odds.ranges import parse_range
+from evaluator.rules.cards import Card
 
 SUITS = "shdc"
 

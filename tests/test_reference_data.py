@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from refdata import (
     CACTUS_KEV_CODES,
     UCI_CLASS_CATEGORY,
@@ -84,9 +83,7 @@ OJPOKER_GAMES = [
 
 
 @pytest.mark.parametrize(("ruleset_name", "column"), OJPOKER_GAMES)
-def test_ojpoker_strength_order_equals_class_order(
-    shared_data: Path, ruleset_name: str, column: str
-) -> None:
+def test_ojpoker_strength_order_equals_class_order(shared_data: Path, ruleset_name: str, column: str) -> None:
     """Hands of one class have one strength; a better class a bigger one.
 
     ojpoker class numbers: LOWER = BETTER in that game. So sorting the
@@ -108,20 +105,16 @@ def test_ojpoker_strength_order_equals_class_order(
     problems: list[str] = []
 
     split = [
-        f"class {klass}: "
-        + "; ".join(f"{hand} strength={s!r}" for s, hand in list(seen.items())[:3])
+        f"class {klass}: " + "; ".join(f"{hand} strength={s!r}" for s, hand in list(seen.items())[:3])
         for klass, seen in sorted(by_class.items())
         if len(seen) > 1
     ]
     if split:
-        problems.append(
-            f"{len(split)} classes hold hands of different strength (should tie):\n"
-            + _first(split)
-        )
+        problems.append(f"{len(split)} classes hold hands of different strength (should tie):\n" + _first(split))
 
     classes = sorted(by_class)
     inverted = []
-    for better, worse in zip(classes, classes[1:]):
+    for better, worse in zip(classes, classes[1:], strict=False):
         # with a split class, every strength of the better one must be bigger
         low_of_better = min(by_class[better])
         high_of_worse = max(by_class[worse])
@@ -138,9 +131,7 @@ def test_ojpoker_strength_order_equals_class_order(
         )
 
     if len(all_strengths) != len(by_class):
-        problems.append(
-            f"{len(all_strengths)} distinct strengths for {len(by_class)} distinct classes"
-        )
+        problems.append(f"{len(all_strengths)} distinct strengths for {len(by_class)} distinct classes")
 
     if problems:
         pytest.fail(f"{ruleset_name} vs ojpoker column {column!r}:\n" + "\n".join(problems))
@@ -175,8 +166,7 @@ def test_uci_category(shared_data: Path, filename: str, rows_expected: int) -> N
         summary = ", ".join(f"{e}->{g}: {n}" for (e, g), n in kinds.most_common())
         examples = (f"{c}  UCI class {k} = {e}, got {g}" for c, k, e, g in wrong)
         pytest.fail(
-            f"{len(wrong)} of {len(rows)} hands in {filename} have the wrong category "
-            f"({summary}):\n{_first(examples)}"
+            f"{len(wrong)} of {len(rows)} hands in {filename} have the wrong category ({summary}):\n{_first(examples)}"
         )
 
 
@@ -196,11 +186,10 @@ def test_project_euler_54(shared_data: Path) -> None:
     results = [compare(p1, p2) for p1, p2 in deals]
     outcomes = Counter(results)
     assert set(outcomes) <= {1, 0, -1}, f"compare returned {sorted(outcomes)}"
-    ties = [f"line {i}: {p1} | {p2}" for i, ((p1, p2), r) in enumerate(zip(deals, results), 1) if r == 0]
+    ties = [f"line {i}: {p1} | {p2}" for i, ((p1, p2), r) in enumerate(zip(deals, results, strict=False), 1) if r == 0]
     assert (outcomes[1], outcomes[0]) == (EULER54_PLAYER1_WINS, 0), (
         f"player 1 wins {outcomes[1]} (expected {EULER54_PLAYER1_WINS}), "
-        f"ties {outcomes[0]} (expected 0), player 2 wins {outcomes[-1]}"
-        + (f"; ties:\n{_first(ties)}" if ties else "")
+        f"ties {outcomes[0]} (expected 0), player 2 wins {outcomes[-1]}" + (f"; ties:\n{_first(ties)}" if ties else "")
     )
 
 
@@ -258,7 +247,7 @@ def test_exercism_best_hands(shared_data: Path, case: ExercismCase) -> None:
         if all(rs.compare(hand, other) >= 0 for j, other in enumerate(hands) if j != i)
     }
     details = "\n".join(
-        f"  {text!r}: {hand.category} {hand.strength!r}" for text, hand in zip(case.hands, hands)
+        f"  {text!r}: {hand.category} {hand.strength!r}" for text, hand in zip(case.hands, hands, strict=False)
     )
     assert best == set(case.expected), f"{case.description} ({name}):\n{details}"
 
@@ -291,7 +280,7 @@ def test_cactus_kev_rank_order(shared_data: Path) -> None:
     out_of_order = [
         f"rank {a.rank} {a_cards} strength={ha.strength!r}  should beat  "
         f"rank {b.rank} {b_cards} strength={hb.strength!r}"
-        for (a, a_cards, ha), (b, b_cards, hb) in zip(evaluated, evaluated[1:])
+        for (a, a_cards, ha), (b, b_cards, hb) in zip(evaluated, evaluated[1:], strict=False)
         if not ha.strength > hb.strength
     ]
     distinct = len({h.strength for _, _, h in evaluated})
@@ -316,15 +305,12 @@ def test_cactus_kev_categories(shared_data: Path) -> None:
     assert not code_mismatch, "reference codes vs boundaries:\n" + _first(code_mismatch)
 
     wrong = [
-        f"rank {k.rank} ({k.code} {k.ranks}) {cards}: expected "
-        f"{category_for_kev_rank(k.rank)}, got {hand.category}"
+        f"rank {k.rank} ({k.code} {k.ranks}) {cards}: expected {category_for_kev_rank(k.rank)}, got {hand.category}"
         for k, cards, hand in evaluated
         if hand.category != category_for_kev_rank(k.rank)
     ]
     if wrong:
-        per_category = Counter(category_for_kev_rank(k.rank) for k, _, h in evaluated
-                               if h.category != category_for_kev_rank(k.rank))
-        pytest.fail(
-            f"{len(wrong)} classes in the wrong category "
-            f"({dict(per_category)}):\n{_first(wrong)}"
+        per_category = Counter(
+            category_for_kev_rank(k.rank) for k, _, h in evaluated if h.category != category_for_kev_rank(k.rank)
         )
+        pytest.fail(f"{len(wrong)} classes in the wrong category ({dict(per_category)}):\n{_first(wrong)}")

@@ -39,7 +39,7 @@ def test_ace_sits_below_the_lowest_rank_of_a_stripped_deck(ruleset: str, lowest:
     assert hand.category == "straight"
     # it is the lowest straight: every other straight beats it
     top = rules.deck_ranks[-5:]
-    highest = " ".join(f"{r}{s}" for r, s in zip(top, "sdhcs"))
+    highest = " ".join(f"{r}{s}" for r, s in zip(top, "sdhcs", strict=False))
     assert rules.compare(highest, lowest) == 1
     with pytest.raises(evaluator.PokerRulesError):
         rules.evaluate(not_a_run)  # those cards are not even in the deck
@@ -77,8 +77,16 @@ def test_ace_low_king_high_is_not_a_run_in_ace_to_six() -> None:
 
 def test_ace_to_five_order_from_the_source() -> None:
     rules = load("ace-to-five")
-    order = ["5s 4d 3h 2c As", "6s 4d 3h 2c As", "6s 5d 3h 2c As", "6s 5d 4h 2c As", "6s 5d 4h 3c As", "6s 5d 4h 3c 2s", "7s 4d 3h 2c As"]
-    for better, worse in zip(order, order[1:]):
+    order = [
+        "5s 4d 3h 2c As",
+        "6s 4d 3h 2c As",
+        "6s 5d 3h 2c As",
+        "6s 5d 4h 2c As",
+        "6s 5d 4h 3c As",
+        "6s 5d 4h 3c 2s",
+        "7s 4d 3h 2c As",
+    ]
+    for better, worse in zip(order, order[1:], strict=False):
         assert rules.compare(better, worse) == 1, (better, worse)
     assert rules.compare("5h 4h 3h 2h Ah", "6s 4d 3h 2c As") == 1  # suited wheel is still the best
 
@@ -103,7 +111,9 @@ def test_selecting_the_low_from_seven_cards() -> None:
     # "10-8-6-6-3-2-A can omit the 10 and one of the 6's to create a qualifying hand"
     hand = load("ace-to-five-eight-or-better").evaluate("Ts 8d 6h 6c 3s 2d Ah")
     assert hand.qualifies
-    assert sorted(hand.cards) == sorted(["8d", "6h", "3s", "2d", "Ah"]) or sorted(hand.cards) == sorted(["8d", "6c", "3s", "2d", "Ah"])
+    assert sorted(hand.cards) == sorted(["8d", "6h", "3s", "2d", "Ah"]) or sorted(hand.cards) == sorted(
+        ["8d", "6c", "3s", "2d", "Ah"]
+    )
 
 
 # --- incomplete hands -------------------------------------------------------------------
@@ -122,7 +132,7 @@ def test_incomplete_hands_have_no_runs_flushes_or_full_houses() -> None:
 def test_a_present_kicker_beats_a_missing_one() -> None:
     rules = load("incomplete-hands")
     chain = ["8s 8d Kh", "8h 8c 6s 2d", "8s 8d 6h", "Ts", "9s 5d", "9h 3c 2s", "9d 3h", "9c"]
-    for better, worse in zip(chain, chain[1:]):
+    for better, worse in zip(chain, chain[1:], strict=False):
         if better == "8s 8d 6h":
             continue  # pairs beat single cards; the two chains are checked separately
         assert rules.compare(better, worse) == 1, (better, worse)

@@ -59,7 +59,9 @@ def test_minimal_is_valid() -> None:
 
 
 def test_a_full_ruleset_is_valid() -> None:
-    text = MINIMAL + """\
+    text = (
+        MINIMAL
+        + """\
 $schema: https://pokerrules.dev/schema/ruleset.schema.json
 title: Everything at once
 source: "a book, p. 12"
@@ -98,6 +100,7 @@ examples:
     description: "ace-high flush"
     note: "a note"
 """
+    )
     assert diagnostics(text) == []
 
 
@@ -249,8 +252,11 @@ def test_every_default_fits_its_property() -> None:
 
 
 def test_mappings_with_fixed_keys_are_closed() -> None:
-    open_ones = [where for where, sub in properties(schema())
-                 if "properties" in sub and sub.get("additionalProperties") is not False]
+    open_ones = [
+        where
+        for where, sub in properties(schema())
+        if "properties" in sub and sub.get("additionalProperties") is not False
+    ]
     assert open_ones == []
     assert schema()["additionalProperties"] is False
 
@@ -258,18 +264,24 @@ def test_mappings_with_fixed_keys_are_closed() -> None:
 # --------------------------------------------------------------------------- robustness
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=False)
-    | st.text(max_size=6) | st.sampled_from(["s", "A", "T", "both", "flush", "XX Y Z W"]),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(["pattern", "size", "ranks", "x", "hand"]) | st.integers(0, 3),
-                      inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-20, 20)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.sampled_from(["s", "A", "T", "both", "flush", "XX Y Z W"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["pattern", "size", "ranks", "x", "hand"]) | st.integers(0, 3), inner, max_size=4
+        )
+    ),
     max_leaves=12,
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(st.sampled_from(sorted(schema()["properties"]) + ["ordr", "Flush"]),
-                       json_values, max_size=6))
+@given(st.dictionaries(st.sampled_from(sorted(schema()["properties"]) + ["ordr", "Flush"]), json_values, max_size=6))
 def test_validate_never_raises(data: dict[str, Any]) -> None:
     # No positions at all: every diagnostic falls back to the document's start.
     for diagnostic in validate(Document(data)):

@@ -32,13 +32,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from refdata import category_for_kev_rank, parse_jsonc, shared_data_dir
 
 import evaluator
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
-from evaluator.tools.examples import _run_one  # the runner of the `showdown:` example form
 from evaluator.engine.showdown import best_hand, compare, showdown, top_cycle
-from refdata import category_for_kev_rank, parse_jsonc, shared_data_dir
+from evaluator.tools.examples import _run_one  # the runner of the `showdown:` example form
 
 COMPLIANCE = Path(__file__).resolve().parent / "compliance"
 
@@ -125,7 +125,11 @@ def test_bob_and_carol_play_the_boards_ace() -> None:
 def test_the_italian_cycle_splits_three_ways() -> None:
     italian = evaluator.rules.load("italian")
     minimum, medium, maximum = (italian.evaluate(h) for h in ("Ah 5h 6h 7h 8h", "9d Td Jd Qd Kd", "As Ks Qs Js Ts"))
-    assert (compare(italian, minimum, maximum), compare(italian, maximum, medium), compare(italian, medium, minimum)) == (1, 1, 1)
+    assert (
+        compare(italian, minimum, maximum),
+        compare(italian, maximum, medium),
+        compare(italian, medium, minimum),
+    ) == (1, 1, 1)
     assert top_cycle(italian, [minimum, medium, maximum]) == [0, 1, 2]
     result = showdown(italian, ["Ah 5h 6h 7h 8h", "9d Td Jd Qd Kd", "As Ks Qs Js Ts"], pot=99)
     assert result.winners == [0, 1, 2] and result.shares == [33, 33, 33]
@@ -267,26 +271,35 @@ ORACLE_GAMES: dict[str, tuple[int, int, int | None, int | None, int, tuple[str, 
 }
 
 
-def oracle_fives(hole: Sequence[str], board: Sequence[str], use_hole: int | None, use_board: int | None) -> Iterable[tuple[str, ...]]:
+def oracle_fives(
+    hole: Sequence[str], board: Sequence[str], use_hole: int | None, use_board: int | None
+) -> Iterable[tuple[str, ...]]:
     if use_hole is None:
         return combinations(list(hole) + list(board), 5)
     return (h + b for h, b in product(combinations(hole, use_hole), combinations(board, use_board or 0)))
 
 
-def oracle_winners(half: str, hole_cards: Sequence[Sequence[str]], board: Sequence[str], use_hole: int | None, use_board: int | None) -> list[int]:
+def oracle_winners(
+    half: str, hole_cards: Sequence[Sequence[str]], board: Sequence[str], use_hole: int | None, use_board: int | None
+) -> list[int]:
     if half == "high":
         best = [max(oracle_high(f) for f in oracle_fives(h, board, use_hole, use_board)) for h in hole_cards]
         return [i for i, value in enumerate(best) if value == max(best)]
     if half == "ace-to-five":
         lows = [min(oracle_ace_to_five(f) for f in oracle_fives(h, board, use_hole, use_board)) for h in hole_cards]
         return [i for i, value in enumerate(lows) if value == min(lows)]
-    qualifying = [[v for f in oracle_fives(h, board, use_hole, use_board) if (v := oracle_eight_or_better(f)) is not None] for h in hole_cards]
+    qualifying = [
+        [v for f in oracle_fives(h, board, use_hole, use_board) if (v := oracle_eight_or_better(f)) is not None]
+        for h in hole_cards
+    ]
     best_low = [min(values) if values else None for values in qualifying]
     present = [value for value in best_low if value is not None]
     return [i for i, value in enumerate(best_low) if present and value == min(present)]
 
 
-def oracle_fractions(game: str, holes: Sequence[Sequence[str]], boards: Sequence[Sequence[str]]) -> tuple[list[Fraction], list[list[int]]]:
+def oracle_fractions(
+    game: str, holes: Sequence[Sequence[str]], boards: Sequence[Sequence[str]]
+) -> tuple[list[Fraction], list[list[int]]]:
     """Exact shares: boards equally, then the halves that have a winner, then the winners."""
     _, _, use_hole, use_board, _, halves = ORACLE_GAMES[game]
     shares = [Fraction(0)] * len(holes)
@@ -348,12 +361,14 @@ def test_each_game_against_the_oracle(game: str) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals(), st.integers(0, 10**7))
-def test_pot_shares_are_whole_non_negative_and_sum_to_the_pot(deal: tuple[str, list[list[str]], list[list[str]]], pot: int) -> None:
+def test_pot_shares_are_whole_non_negative_and_sum_to_the_pot(
+    deal: tuple[str, list[list[str]], list[list[str]]], pot: int
+) -> None:
     result = _run(*deal, pot=pot)
     assert all(isinstance(chips, int) and chips >= 0 for chips in result.shares)
     assert sum(result.shares) + result.carried == pot
     assert result.carried == 0  # every game here has a high half or a razz low: someone always wins
-    for chips, fraction in zip(result.shares, result.fractions):
+    for chips, fraction in zip(result.shares, result.fractions, strict=False):
         # odd chips: at most one per half (or board) a player wins in, never more
         assert abs(chips - fraction * pot) < len(result.halves) + 1
         assert fraction > 0 or chips == 0  # a player who wins nothing gets no chip
@@ -361,7 +376,9 @@ def test_pot_shares_are_whole_non_negative_and_sum_to_the_pot(deal: tuple[str, l
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deals(), st.integers(0, 10**6), st.randoms(use_true_random=False))
-def test_winners_do_not_depend_on_seat_order(deal: tuple[str, list[list[str]], list[list[str]]], pot: int, rnd: Any) -> None:
+def test_winners_do_not_depend_on_seat_order(
+    deal: tuple[str, list[list[str]], list[list[str]]], pot: int, rnd: Any
+) -> None:
     game, holes, boards = deal
     order = list(range(len(holes)))
     rnd.shuffle(order)
@@ -370,7 +387,7 @@ def test_winners_do_not_depend_on_seat_order(deal: tuple[str, list[list[str]], l
     # seat s of the second deal is player order[s] of the first
     assert sorted(order[s] for s in moved.winners) == first.winners
     assert [moved.fractions[order.index(p)] for p in range(len(holes))] == first.fractions
-    for half_first, half_moved in zip(first.halves, moved.halves):
+    for half_first, half_moved in zip(first.halves, moved.halves, strict=False):
         assert sorted(order[s] for s in half_moved.winners) == half_first.winners
         for player in range(len(holes)):
             # only odd chips may move with the seats: at most one per half
@@ -404,7 +421,11 @@ def _design_winners(rules: Any, hands: Sequence[Any]) -> set[int]:
     if unbeaten:
         return unbeaten
     for size in range(1, n + 1):
-        found = [set(group) for group in combinations(range(n), size) if all(ok[i, j] for i in group for j in range(n) if j not in group)]
+        found = [
+            set(group)
+            for group in combinations(range(n), size)
+            if all(ok[i, j] for i in group for j in range(n) if j not in group)
+        ]
         if found:
             assert len(found) == 1, "with no ties the smallest such set is unique"
             return found[0]
@@ -422,7 +443,9 @@ def _italian_pool() -> list[str]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(_italian_pool()), min_size=2, max_size=7, unique=True), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.sampled_from(_italian_pool()), min_size=2, max_size=7, unique=True), st.randoms(use_true_random=False)
+)
 def test_italian_top_cycle_is_designs_definition(texts: list[str], rnd: Any) -> None:
     italian = evaluator.rules.load("italian")
     hands = [italian.evaluate(text) for text in texts]
@@ -436,10 +459,30 @@ def test_italian_top_cycle_is_designs_definition(texts: list[str], rnd: Any) -> 
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from([
-    "Ah Kh Qh Jh Th", "6s 6h 6d 6c 7s", "6s 6h 6d 6c Ac", "7s 7h 7d 7c 6s", "As Ks Qs Js Ts", "Kd Qd Jd Td 9d",
-    "Ks Kh Kd Kc 6d", "Ad Kd Qd Jd Td", "Ks Qs Js 9s 7s", "Kc Qc Jc 9c 7c", "Ac Ad Ah Kc Kd", "As 6d 7c 8s 9h",
-]), min_size=2, max_size=6, unique=True), st.randoms(use_true_random=False))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Ah Kh Qh Jh Th",
+                "6s 6h 6d 6c 7s",
+                "6s 6h 6d 6c Ac",
+                "7s 7h 7d 7c 6s",
+                "As Ks Qs Js Ts",
+                "Kd Qd Jd Td 9d",
+                "Ks Kh Kd Kc 6d",
+                "Ad Kd Qd Jd Td",
+                "Ks Qs Js 9s 7s",
+                "Kc Qc Jc 9c 7c",
+                "Ac Ad Ah Kc Kd",
+                "As 6d 7c 8s 9h",
+            ]
+        ),
+        min_size=2,
+        max_size=6,
+        unique=True,
+    ),
+    st.randoms(use_true_random=False),
+)
 def test_greek_winners_ignore_the_order(texts: list[str], rnd: Any) -> None:
     greek = evaluator.rules.load("greek")
     hands = [greek.evaluate(text) for text in texts]
@@ -451,7 +494,7 @@ def test_greek_winners_ignore_the_order(texts: list[str], rnd: Any) -> None:
     assert sorted(order[i] for i in top_cycle(greek, [hands[i] for i in order])) == winners
     # every winner beats or ties every loser; no loser beats or ties... every winner
     losers = [i for i in range(len(hands)) if i not in winners]
-    assert all(compare(greek, hands[w], hands[l]) >= 0 for w in winners for l in losers)
+    assert all(compare(greek, hands[w], hands[loser]) >= 0 for w in winners for loser in losers)
 
 
 # --- the seven-card reference ---------------------------------------------------------------
@@ -496,7 +539,9 @@ def _seven_card_chunk(index: int) -> tuple[tuple[int, Any], ...]:
     return tuple(found)
 
 
-@pytest.mark.parametrize("count", [pytest.param(20_000, id="first-20000"), pytest.param(100_000, id="all-100000", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "count", [pytest.param(20_000, id="first-20000"), pytest.param(100_000, id="all-100000", marks=pytest.mark.slow)]
+)
 def test_seven_card_hands_in_published_order(shared_data: Path, count: int) -> None:
     """Best five of seven, ordered exactly as the ojpoker classes (lower is
     better): equal classes have equal strength, and a better class is always
@@ -511,7 +556,7 @@ def test_seven_card_hands_in_published_order(shared_data: Path, count: int) -> N
             known = strength_of_class.setdefault(klass, strength)
             assert known == strength, klass
     classes = sorted(strength_of_class)
-    for better, worse in zip(classes, classes[1:]):
+    for better, worse in zip(classes, classes[1:], strict=False):
         assert strength_of_class[better] > strength_of_class[worse], (better, worse)
     if count == 100_000:
         assert len(classes) == 4737  # the data README: "4,737 distinct values occur in the file"
@@ -533,7 +578,7 @@ def test_cli_prints_each_players_five_category_description_and_share(capsys: pyt
     first = next(line for line in out.splitlines() if "player 1" in line)
     second = next(line for line in out.splitlines() if "player 2" in line)
     assert first.startswith("*") and not second.startswith("*")
-    assert sorted(re.findall(r"\b[2-9TJQKA][shdc]\b", first.split(":", 1)[1])) == sorted("Jh Jd Jc Js Kc".split())
+    assert sorted(re.findall(r"\b[2-9TJQKA][shdc]\b", first.split(":", 1)[1])) == sorted(["Jh", "Jd", "Jc", "Js", "Kc"])
     assert "four_of_a_kind" in first and "four jacks, king kicker" in first and "share 1 = 10 chips" in first
     assert "four jacks, queen kicker" in second and "share 0 = 0 chips" in second
     assert "player 1 wins" in out
@@ -548,13 +593,24 @@ def test_cli_hi_lo_shows_both_halves_and_shares(capsys: pytest.CaptureFixture[st
 
 
 def test_cli_json_has_the_same_data(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "showdown", "omaha-hi-lo", "Ah 2d 7c 7d", "Kd Qc Jd Td", "--board", "3s 5c 8d Kh Ks", "--pot", "11", "--json")
+    code, out, _ = run(
+        capsys,
+        "showdown",
+        "omaha-hi-lo",
+        "Ah 2d 7c 7d",
+        "Kd Qc Jd Td",
+        "--board",
+        "3s 5c 8d Kh Ks",
+        "--pot",
+        "11",
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["winners"] == [0, 1] and data["shares"] == [5, 6] and data["pot"] == 11 and data["carried"] == 0
     low = data["players"][0]["hands"][1]
     assert low["half"] == "low" and low["wins"] and low["description"] == "eight-low"
-    assert sorted(low["cards"]) == sorted("8d 5c 3s 2d Ah".split())
+    assert sorted(low["cards"]) == sorted(["8d", "5c", "3s", "2d", "Ah"])
     assert data["players"][1]["hands"][0]["category"] == "three_of_a_kind"
     assert [(p["share"], p["chips"]) for p in data["players"]] == [("1/2", 5), ("1/2", 6)]
     assert [(h["name"], h["winners"], h["chips"]) for h in data["halves"]] == [("high", [1], 6), ("low", [0], 5)]
@@ -562,8 +618,18 @@ def test_cli_json_has_the_same_data(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_double_board(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "showdown", "double-board-holdem", "Kc 7d", "Qs Td",
-        "--board", "Jh Jd Jc Js 9s", "--board", "Qh 8c 5d 3s 2s", "--pot", "9", "--json",
+        capsys,
+        "showdown",
+        "double-board-holdem",
+        "Kc 7d",
+        "Qs Td",
+        "--board",
+        "Jh Jd Jc Js 9s",
+        "--board",
+        "Qh 8c 5d 3s 2s",
+        "--pot",
+        "9",
+        "--json",
     )
     assert code == 0
     data = json.loads(out)
@@ -585,13 +651,17 @@ def test_the_one_liner_is_documented() -> None:
     assert "pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary" in docs
 
 
-def test_cli_from_stdin_with_boards_and_pots(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = "\n".join([
-        "# hold'em: hands separated by |, the board after ;",
-        "Kc 7d | Qs Td ; Jh Jd Jc Js 9s",
-        "8h 2c | 6d 5s ; Jh Jd Jc Js 9s",
-        "",
-    ])
+def test_cli_from_stdin_with_boards_and_pots(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = "\n".join(
+        [
+            "# hold'em: hands separated by |, the board after ;",
+            "Kc 7d | Qs Td ; Jh Jd Jc Js 9s",
+            "8h 2c | 6d 5s ; Jh Jd Jc Js 9s",
+            "",
+        ]
+    )
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
     code, out, _ = run(capsys, "showdown", "holdem", "--from", "-", "--pot", "7", "--json")
     assert code == 0
@@ -605,7 +675,9 @@ def test_cli_from_stdin_with_boards_and_pots(capsys: pytest.CaptureFixture[str],
     assert code == 0 and json.loads(out)["shares"] == [5, 4]
 
 
-def test_cli_from_file_reports_the_bad_line_and_prints_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_cli_from_file_reports_the_bad_line_and_prints_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "deals.txt"
     path.write_text("Kc 7d | Qs Td ; Jh Jd Jc Js 9s\nKc 7d | Kc Td ; Jh Jd Jc Js 9s\n", encoding="utf-8")
     code, out, err = run(capsys, "showdown", "holdem", "--from", str(path))

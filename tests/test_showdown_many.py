@@ -17,8 +17,8 @@ import pytest
 
 from evaluator import load
 from evaluator.core.errors import CardError, GameError
-from evaluator.ruleset import Ruleset
 from evaluator.engine.showdown import showdown
+from evaluator.ruleset import Ruleset
 
 CATALOGUE = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "rulesets").glob("*.yaml"))
 WITH_GAME = [name for name in CATALOGUE if load(name).game is not None]

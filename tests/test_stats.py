@@ -16,7 +16,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from test_counting import CSV_CATEGORY, expected_for, need_catalogue, reference_table, tables  # noqa: F401 (a fixture)
 
 import evaluator
@@ -77,7 +76,9 @@ def test_stats_csv_equals_the_five_card_table(capsys: pytest.CaptureFixture[str]
     assert float(royal["odds"]) == 649_740
 
 
-def test_stats_json_equals_the_five_card_table(capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tables: Path) -> None:
+def test_stats_json_equals_the_five_card_table(
+    capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tables: Path
+) -> None:
     counts, _, total, total_distinct = reference_table(tables, "standard_5card_52deck.csv")
     data = run_json(capsys, schema, "standard")
     rs = evaluator.rules.load("standard")
@@ -86,7 +87,9 @@ def test_stats_json_equals_the_five_card_table(capsys: pytest.CaptureFixture[str
     assert data["distinct_values"] == total_distinct
     royal = data["categories"][0]
     assert royal["name"] == "royal_flush" and royal["odds_text"] == "1 in 649,740"
-    assert not [note for note in data["notes"] if note["kind"] == "rarity"]  # five cards, no wilds: order follows rarity
+    assert not [
+        note for note in data["notes"] if note["kind"] == "rarity"
+    ]  # five cards, no wilds: order follows rarity
 
 
 def test_stats_six_cards(capsys: pytest.CaptureFixture[str], tables: Path) -> None:
@@ -121,9 +124,23 @@ def test_stats_text_short_deck_as_quoted_in_issue_7(capsys: pytest.CaptureFixtur
     # pair, 122,400 high card"
     code, out, err = run(capsys, "stats", "short-deck")
     assert code == 0 and err == ""
-    rows = {line.split()[0]: line.split() for line in out.splitlines() if line and line.split()[0] in CSV_CATEGORY.values()}
+    rows = {
+        line.split()[0]: line.split() for line in out.splitlines() if line and line.split()[0] in CSV_CATEGORY.values()
+    }
     assert int(rows["royal_flush"][1]) + int(rows["straight_flush"][1]) == 24
-    shown = {name: rows[name][1] for name in ("four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair", "high_card")}
+    shown = {
+        name: rows[name][1]
+        for name in (
+            "four_of_a_kind",
+            "full_house",
+            "flush",
+            "straight",
+            "three_of_a_kind",
+            "two_pair",
+            "pair",
+            "high_card",
+        )
+    }
     assert shown == {
         "four_of_a_kind": "288",
         "full_house": "1,728",
@@ -177,7 +194,9 @@ def test_stats_table_is_reusable() -> None:
         table.row("flush")
 
 
-def test_categories_never_dealt_are_noted(capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tmp_path: Path) -> None:
+def test_categories_never_dealt_are_noted(
+    capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tmp_path: Path
+) -> None:
     # a ten-to-ace deck that keeps the standard order: with five ranks every five
     # distinct ranks are A-K-Q-J-T, a straight (or a royal flush), so flush and
     # high card are never dealt (the catalogue's royal-holdem drops them)
@@ -200,7 +219,9 @@ def test_default_cards_follow_the_game(tmp_path: Path) -> None:
     holdem.write_text("name: holdem7\nextends: standard\ngame: {hole: 2, board: 5}\n", encoding="utf-8")
     assert default_cards(evaluator.rules.load(holdem)) == 7
     omaha = tmp_path / "omaha5.yaml"
-    omaha.write_text("name: omaha5\nextends: standard\ngame: {hole: 4, board: 5, use_hole: 2, use_board: 3}\n", encoding="utf-8")
+    omaha.write_text(
+        "name: omaha5\nextends: standard\ngame: {hole: 4, board: 5, use_hole: 2, use_board: 3}\n", encoding="utf-8"
+    )
     table = stats_table(evaluator.rules.load(omaha))
     assert table.cards == 5
     assert any(note.kind == "game" for note in table.notes)

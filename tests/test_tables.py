@@ -46,13 +46,9 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.rules.cards import Card
-from evaluator.core.errors import CardError, PokerRulesError
-from evaluator.compiled.fast import FastRanker, ruleset_ranker
-from evaluator.core.resources import CACHE_ENV, catalogue_names
-from evaluator.ruleset import Ruleset
 from evaluator.compiled import tables as tables_module
 from evaluator.compiled.class_count import count_categories_fast
+from evaluator.compiled.fast import FastRanker, ruleset_ranker
 from evaluator.compiled.tables import (
     MAGIC,
     NO_HAND,
@@ -65,12 +61,20 @@ from evaluator.compiled.tables import (
     tables_for,
     write_cache,
 )
+from evaluator.core.errors import CardError, PokerRulesError
+from evaluator.core.resources import CACHE_ENV, catalogue_names
+from evaluator.rules.cards import Card
+from evaluator.ruleset import Ruleset
 
 CATALOGUE = catalogue_names()
 HANDS_ENV = "POKERRULES_TABLE_HANDS"
-BIG = {"standard": (20_000, 2_000),
-       # generic path (suit classes): each holding is valued twice by the generic evaluator
-       "four-flush": (300, 30), "freak-hands": (200, 20), "badugi": (300, 30)}
+BIG = {
+    "standard": (20_000, 2_000),
+    # generic path (suit classes): each holding is valued twice by the generic evaluator
+    "four-flush": (300, 30),
+    "freak-hands": (200, 20),
+    "badugi": (300, 30),
+}
 DEFAULT = (600, 60)
 
 
@@ -305,7 +309,9 @@ def test_six_and_seven_card_classes_equal_the_best_subset(name: str) -> None:
         direct = rs.rank_many(ids)
         expected = best_subset(rs, ids)
         wrong = np.flatnonzero(direct != expected)
-        assert not len(wrong), f"{k} cards: {len(wrong)} of {len(ids)} differ, e.g. {[str(fast.model.cards[i]) for i in ids[wrong[0]]]}"
+        assert not len(wrong), (
+            f"{k} cards: {len(wrong)} of {len(ids)} differ, e.g. {[str(fast.model.cards[i]) for i in ids[wrong[0]]]}"
+        )
         # per call gives the same values
         sample = rng.choice(len(ids), min(100 if fast.mode == "suited" else 500, len(ids)), replace=False)
         codes = fast.code_list
@@ -406,7 +412,12 @@ def test_odd_rulesets_match_the_generic_evaluator(odd_rulesets: dict[str, Rulese
         holdings += random_holdings(rs, k, count, rng)
     if rs.hand_size == 5:
         holdings += class_holdings(rs, 5)[:1500]
-    expected_mode = {"suit-pattern-wild": "generic", "tiebreak-wild": "generic", "dead-joker": "generic", "suited-low": "suited"}
+    expected_mode = {
+        "suit-pattern-wild": "generic",
+        "tiebreak-wild": "generic",
+        "dead-joker": "generic",
+        "suited-low": "suited",
+    }
     assert ranker(rs).mode == expected_mode.get(name, "direct")
     check(rs, holdings)
 
@@ -575,7 +586,15 @@ def _damage_header_json(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    [_damage_truncate, _damage_flip, _damage_version, _damage_format, _damage_garbage, _damage_empty, _damage_header_json],
+    [
+        _damage_truncate,
+        _damage_flip,
+        _damage_version,
+        _damage_format,
+        _damage_garbage,
+        _damage_empty,
+        _damage_header_json,
+    ],
     ids=["truncated", "corrupted", "foreign-version", "foreign-format", "garbage", "empty", "bad-header"],
 )
 def test_a_bad_cache_file_is_rebuilt_and_answers_stay_right(fresh_cache: Path, damage: object) -> None:
@@ -671,7 +690,17 @@ def test_seven_card_category_counts_of_standard_match_the_published_table(shared
     assert sum(counts.values()) == expected["total"] == 133_784_560
 
 
-@pytest.mark.parametrize("name, cards", [("standard", 5), ("standard", 6), ("short-deck", 7), ("deuce-to-seven", 6), ("ace-to-five", 6), ("twenty-card", 7)])
+@pytest.mark.parametrize(
+    "name, cards",
+    [
+        ("standard", 5),
+        ("standard", 6),
+        ("short-deck", 7),
+        ("deuce-to-seven", 6),
+        ("ace-to-five", 6),
+        ("twenty-card", 7),
+    ],
+)
 def test_fast_counts_equal_the_counting_module(name: str, cards: int) -> None:
     counting = pytest.importorskip("evaluator.compiled.counting")
     rs = load(name)

@@ -14,11 +14,11 @@ import pytest
 
 import evaluator
 from evaluator.cli.main import main
-from evaluator.core.errors import PokerRulesError
 from evaluator.compiled.fast import ruleset_ranker
+from evaluator.core.errors import PokerRulesError
+from evaluator.core.resources import paytable_names, paytables_dir
 from evaluator.draw.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
 from evaluator.draw.paytable import load_paytable
-from evaluator.core.resources import paytable_names, paytables_dir
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -26,15 +26,15 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from samples import BUG_COUNTS
 
 from evaluator import load
-from evaluator.rules.cards import Card, parse_cards
 from evaluator.core.errors import CardError, PokerRulesError, RulesetError
-from evaluator.tools.examples import run_examples
-from evaluator.engine.hand import Hand
 from evaluator.core.resources import rulesets_dir
+from evaluator.engine.hand import Hand
+from evaluator.rules.cards import Card, parse_cards
 from evaluator.ruleset import Ruleset
-from samples import BUG_COUNTS
+from evaluator.tools.examples import run_examples
 
 WILD_CATALOGUE = [
     "joker-wild",
@@ -70,7 +70,11 @@ def example_hands(ruleset: Ruleset) -> list[str]:
     found = []
     for example in ruleset.examples:
         value = example.value
-        texts = [value["hand"]] if isinstance(value, dict) else value.split(" is ")[0].replace(">", "|").replace("<", "|").replace("=", "|").split("|")
+        texts = (
+            [value["hand"]]
+            if isinstance(value, dict)
+            else value.split(" is ")[0].replace(">", "|").replace("<", "|").replace("=", "|").split("|")
+        )
         for text in texts:
             found.append(" ".join(str(card) for card in parse_cards(text.strip())))
     return found
@@ -413,6 +417,8 @@ TABLES = [
     ("two-jokers-wild", "two_jokers_wild_5card_54deck_A053083.csv"),
     ("deuces-wild", "deuces_wild_5card_52deck_A053085.csv"),
 ]
+
+
 def read_table(shared_data: Path, filename: str) -> dict[str, int]:
     """A published table, with its category names mapped to the catalogue's."""
     with open(shared_data / "tables" / filename, encoding="utf-8") as handle:
@@ -494,7 +500,10 @@ def test_joker_wild_has_7475_distinct_values() -> None:
 
 def _counting() -> ModuleType:
     """``evaluator.compiled.counting``, or a skip while it is not written."""
-    module: ModuleType = pytest.importorskip("evaluator.compiled.counting", reason="evaluator.compiled.counting (exact counting by classes) is not written yet")
+    module: ModuleType = pytest.importorskip(
+        "evaluator.compiled.counting",
+        reason="evaluator.compiled.counting (exact counting by classes) is not written yet",
+    )
     return module
 
 
@@ -583,7 +592,7 @@ def naive_best(ruleset: Ruleset, reference: Ruleset, cards: Sequence[Card]) -> t
     """
     engine = ruleset.engine
     mask = engine.wild_mask(cards)
-    naturals = [card for card, is_wild in zip(cards, mask) if not is_wild]
+    naturals = [card for card, is_wild in zip(cards, mask, strict=False) if not is_wild]
     rules = ruleset.wild
     high = ruleset.direction == "high"
     best: tuple[tuple[int, ...], tuple[str, tuple[int, ...]]] | None = None
@@ -594,9 +603,11 @@ def naive_best(ruleset: Ruleset, reference: Ruleset, cards: Sequence[Card]) -> t
         fill = reference.engine.fill(hand, [False] * len(hand))
         assert fill is not None
         category = fill.classification.category.name
-        if rules.plays_as_ranks is not None and any(card.rank not in rules.plays_as_ranks for card in stand_ins):
-            if category not in STRAIGHT_OR_FLUSH:
-                continue
+        restricted = rules.plays_as_ranks is not None and any(
+            card.rank not in rules.plays_as_ranks for card in stand_ins
+        )
+        if restricted and category not in STRAIGHT_OR_FLUSH:
+            continue
         value = fill.classification.value
         if best is None or (value > best[0] if high else value < best[0]):
             best = (value, (category, value[1:]))
@@ -617,7 +628,17 @@ def references(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ruleset]:
     return {"high": load("two-decks"), "low": load(low)}
 
 
-NAIVE = ["joker-wild", "two-jokers-wild", "deuces-wild", "bug", "double-ace-flush", "one-eyed-jacks", "one-eyes", "lowest-card-wild", "ace-to-five-joker"]
+NAIVE = [
+    "joker-wild",
+    "two-jokers-wild",
+    "deuces-wild",
+    "bug",
+    "double-ace-flush",
+    "one-eyed-jacks",
+    "one-eyes",
+    "lowest-card-wild",
+    "ace-to-five-joker",
+]
 
 
 @st.composite
@@ -634,9 +655,13 @@ def wild_hand(draw: st.DrawFn) -> tuple[str, list[Card]]:
     return name, draw(st.permutations(chosen + naturals))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(wild_hand())
-def test_the_fill_equals_a_naive_search_over_concrete_cards(references: dict[str, Ruleset], case: tuple[str, list[Card]]) -> None:
+def test_the_fill_equals_a_naive_search_over_concrete_cards(
+    references: dict[str, Ruleset], case: tuple[str, list[Card]]
+) -> None:
     name, cards = case
     rs = load(name)
     if sum(rs.engine.wild_mask(cards)) > 2:

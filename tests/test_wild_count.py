@@ -10,8 +10,8 @@ import pytest
 
 import evaluator
 from evaluator.core.errors import PokerRulesError
-from evaluator.rules.patterns import CategoryIs, Compare, Term, parse_pattern
 from evaluator.draw.videopoker import category_of_strengths
+from evaluator.rules.patterns import CategoryIs, Compare, Term, parse_pattern
 
 
 def test_natural_is_wilds_equal_zero() -> None:

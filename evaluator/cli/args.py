@@ -190,7 +190,9 @@ def add_stats(commands: Any) -> None:
     )
     stats.add_argument("ruleset", help=RULESET_HELP)
     stats.add_argument(
-        "--cards", type=int, help="cards dealt (default: the hand size, or the game's hole + board; refused for another game)"
+        "--cards",
+        type=int,
+        help="cards dealt (default: the hand size, or the game's hole + board; refused for another game)",
     )
     stats.add_argument("--csv", action="store_true", help="CSV output")
     stats.add_argument("--samples", type=int, default=50000, help="deals sampled for a must-use or hi-lo game")

@@ -38,7 +38,7 @@ def add_parser(commands: Any) -> None:
         "random opponents, as the 13x13 grid: pairs on the diagonal, suited above, offsuit below.\n"
         "Sampled by default (20,000 deals per class, seeded, with standard errors); --exact\n"
         "enumerates every deal. Games that do not deal two hole cards (Omaha, stud) are refused.\n"
-        "With --workers or --scheduler the work runs on Dask (pip install \"pokerrules[dask]\"),\n"
+        'With --workers or --scheduler the work runs on Dask (pip install "pokerrules[dask]"),\n'
         "with the same result as on one process.",
         EXAMPLES,
     )

@@ -97,7 +97,11 @@ class HandLines:
             extra = "" if hand.qualifies else "  (does not qualify)"
             key = self.engine.play_order_key(fill.classification)
             # the playing order of every card of the deck in a hand of this value (sorted is stable)
-            self.by_value[value] = (visible(hand.category), visible(hand.describe()) + extra, [key(card) for card in deck])
+            self.by_value[value] = (
+                visible(hand.category),
+                visible(hand.describe()) + extra,
+                [key(card) for card in deck],
+            )
         return self._render(text, hand)
 
     def _fill(self, cards: Sequence[Card], played: Sequence[Card]) -> Fill | None:
@@ -137,7 +141,9 @@ def hands_from(values: Sequence[str], stdin: TextIO, single_card: Callable[[str]
         yield (f"<hand {number}>" if len(values) > 1 else "<cards>"), value
 
 
-def write_lines(ruleset: Ruleset, hands: Iterable[tuple[str, str]], out: TextIO, as_json: bool, one: bool = False) -> int:
+def write_lines(
+    ruleset: Ruleset, hands: Iterable[tuple[str, str]], out: TextIO, as_json: bool, one: bool = False
+) -> int:
     """Evaluate and write each hand as it comes (a closed pipe propagates to the caller).
 
     With ``as_json``, one hand (``one``) is one indented document and many are

@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = cli_args.Parser(
         prog="pokerrules",
         description="A rules-as-data poker hand evaluator: YAML rulesets, one generic evaluator.",
-        epilog="examples:\n  $ pokerrules eval standard \"Kc Kd Ks 4h 4c\"\n  $ pokerrules check rulesets/\n"
+        epilog='examples:\n  $ pokerrules eval standard "Kc Kd Ks 4h 4c"\n  $ pokerrules check rulesets/\n'
         "  $ pokerrules CMD --help     (each command's options and examples)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -166,7 +166,16 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
         except PokerRulesError as problem:
             first = problem.first
             source = "<stdin>" if args.source == "-" else args.source
-            raise PokerRulesError(replace(first, message=f"{first.message} (in {first.source})", source=source, line=number, col=1, context=None)) from None
+            raise PokerRulesError(
+                replace(
+                    first,
+                    message=f"{first.message} (in {first.source})",
+                    source=source,
+                    line=number,
+                    col=1,
+                    context=None,
+                )
+            ) from None
     if args.summary:
         out.write(_summary(results, args.json, args.pot is not None))
         return EXIT_OK
@@ -202,7 +211,10 @@ def _summary(results: Sequence[ShowdownResult], as_json: bool, with_pot: bool) -
         if with_pot:
             data["chips"] = chips
         return json_document(data)
-    lines = [f"player {seat} wins {count}" + (f" ({chips[seat - 1]} chips)" if with_pot else "") for seat, count in enumerate(wins, start=1)]
+    lines = [
+        f"player {seat} wins {count}" + (f" ({chips[seat - 1]} chips)" if with_pot else "")
+        for seat, count in enumerate(wins, start=1)
+    ]
     lines.append(f"ties {ties}")
     return "\n".join(lines) + "\n"
 
@@ -240,11 +252,16 @@ def _showdown_text(result: object) -> str:
                 lines.append(f"{mark} player {seat + 1}{held}: no hand{share}")
                 continue
             qualifier = "" if hand.qualifies else "  (does not qualify)"
-            lines.append(f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {visible(hand.describe())}{qualifier}{share}")
+            lines.append(
+                f"{mark} player {seat + 1}{held}: {' '.join(hand.cards)}  {hand.category}  {visible(hand.describe())}{qualifier}{share}"
+            )
     if several:
         lines.extend(f"  player {seat + 1}: {_share_text(result, seat)}" for seat in range(len(result.players)))
     if not result.winners:
-        lines.append("nobody qualifies" + (f": the pot ({result.carried} chips) stays for the next deal" if result.shares else ""))
+        lines.append(
+            "nobody qualifies"
+            + (f": the pot ({result.carried} chips) stays for the next deal" if result.shares else "")
+        )
     else:
         names = ", ".join(f"player {w + 1}" for w in result.winners)
         lines.append(f"{names} {'wins' if len(result.winners) == 1 else 'split'}")
@@ -307,6 +324,7 @@ def check_summary(files: int, errors: int, warnings: int) -> str:
     >>> check_summary(1, 2, 1)
     'checked 1 file: 2 errors, 1 warning'
     """
+
     def counted(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"
 

@@ -77,6 +77,8 @@ class BatchRanker(Protocol):
     def _blocks(self, ids: np.ndarray, limit: int) -> Iterator[tuple[int, np.ndarray]]: ...
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]: ...
+
+
 #: A cover that would rank more smaller rows than this (holdings of about 15
 #: cards and more) ranks its rows one by one instead.
 COVER_LEAVES = 36

@@ -44,13 +44,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import CardError, GameError, error
-from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from ..engine.showdown import MAX_PLAYERS, _half_rulesets
+from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from .fasthand import showdown
 
 if TYPE_CHECKING:
-    from .fast import FastRanker
     from ..rules.ruleset import Rules
+    from .fast import FastRanker
 
 #: Rows of ``hand.size`` cards ranked per ``rank_many`` call (bounds memory).
 ROWS_PER_CHUNK = 1 << 16

@@ -40,7 +40,9 @@ def count_categories_fast(ruleset: Rules, cards: int = 7) -> dict[str, int]:
     return out
 
 
-def count_values_fast(ruleset: Rules, cards: int = 7, progress: Callable[[float], None] | None = None) -> dict[int, int]:
+def count_values_fast(
+    ruleset: Rules, cards: int = 7, progress: Callable[[float], None] | None = None
+) -> dict[int, int]:
     """How many ``cards``-card deals of the deck have each dense value (exact).
 
     Every rank multiset of ``cards`` cards is weighted by the ways to give its
@@ -58,8 +60,16 @@ def count_values_fast(ruleset: Rules, cards: int = 7, progress: Callable[[float]
     tables = tables_for(ruleset)
     model = tables.model
     size = ruleset.hand_size
-    if model.layout.has_wild_digit or ruleset.copies != 1 or model.mode == "generic" or ruleset.qualifier is not None or model.suit_sensitive:
-        raise NotImplementedError("count_categories_fast handles one-pack decks without wild cards, a qualifier or a suit named in a pattern")
+    if (
+        model.layout.has_wild_digit
+        or ruleset.copies != 1
+        or model.mode == "generic"
+        or ruleset.qualifier is not None
+        or model.suit_sensitive
+    ):
+        raise NotImplementedError(
+            "count_categories_fast handles one-pack decks without wild cards, a qualifier or a suit named in a pattern"
+        )
     if not max(ruleset.hand_min, 1) <= cards < 2 * size:
         raise NotImplementedError(f"count_categories_fast counts from hand.min to {2 * size - 1} cards")
     ranker = ruleset_ranker(ruleset)
@@ -76,7 +86,7 @@ def count_values_fast(ruleset: Rules, cards: int = 7, progress: Callable[[float]
     totals: dict[int, int] = {}
     subsets = _SubsetsOf(layout, size)
     step = max(1, len(keys) // 200)
-    for number, (key, plain_value) in enumerate(zip(keys.tolist(), values.tolist())):
+    for number, (key, plain_value) in enumerate(zip(keys.tolist(), values.tolist(), strict=False)):
         if progress is not None and number % step == 0:
             progress(number / len(keys))
         row = layout.decode(key)
@@ -137,7 +147,9 @@ class _SubsetsOf:
         return out
 
 
-def _best_subset(subsets: list[tuple[int, dict[int, int]]], row: list[int], chosen: tuple[int, ...], plain: Any, flush: Any) -> int:
+def _best_subset(
+    subsets: list[tuple[int, dict[int, int]]], row: list[int], chosen: tuple[int, ...], plain: Any, flush: Any
+) -> int:
     """The best subset of a one-pack class whose flush suit holds the ranks ``chosen``
     (rulesets where a flush can hurt: each subset is valued as it can be realised)."""
     best = NO_HAND

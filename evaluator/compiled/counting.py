@@ -75,10 +75,10 @@ from itertools import combinations, combinations_with_replacement
 from math import comb, factorial, perm
 from typing import TYPE_CHECKING
 
-from ..rules.cards import Card
 from ..core.errors import CardError, error
-from ..rules.patterns import term_kinds
 from ..engine.evaluate import engine_for
+from ..rules.cards import Card
+from ..rules.patterns import term_kinds
 from .counts import Counting, deal_count
 
 if TYPE_CHECKING:
@@ -235,12 +235,25 @@ def _table_counting(ruleset: Rules, cards: int, progress: Progress | None) -> Co
         raise RuntimeError(f"internal error: counted {sum(totals.values())} deals of {deals}")
     if progress is not None:
         progress(1.0)
-    return Counting(ruleset=ruleset.name, cards=cards, deals=deals, counts=counts, distinct=distinct, unplayable=unplayable, classes=len(totals))
+    return Counting(
+        ruleset=ruleset.name,
+        cards=cards,
+        deals=deals,
+        counts=counts,
+        distinct=distinct,
+        unplayable=unplayable,
+        classes=len(totals),
+    )
 
 
 def _check_size(ruleset: Rules, cards: int) -> None:
     if cards < max(ruleset.hand_min, 1):
-        raise error(CardError, "C104", f"{cards} cards dealt; {ruleset.name} needs at least {max(ruleset.hand_min, 1)}", "<stats>")
+        raise error(
+            CardError,
+            "C104",
+            f"{cards} cards dealt; {ruleset.name} needs at least {max(ruleset.hand_min, 1)}",
+            "<stats>",
+        )
     limit = min(MAX_COUNTED_CARDS, ruleset.deck_size)
     if cards > limit:
         why = "the deck size" if limit == ruleset.deck_size else "the most that are counted"
@@ -422,7 +435,7 @@ def _one_relevant_suit(ranks: Ranks, model: DeckModel, threshold: int) -> list[t
             factor.append([comb(copies, f) * comb(others, count - f) for f in range(min(copies, count) + 1)])
         for content in _contents(ranks, profile, copies, threshold):
             ways = len(suits)
-            for (rank, _), choices in zip(held, factor):
+            for (rank, _), choices in zip(held, factor, strict=False):
                 ways *= choices[content.count(rank)]
                 if not ways:
                     break
@@ -453,7 +466,9 @@ def _relevant_suits(ranks: Ranks, model: DeckModel, threshold: int) -> list[tupl
             for content in set(in_group) if taken > 1 else ():
                 multiplicity //= factorial(in_group.count(content))
             used.append(taken)
-            by_group(index + 1, remaining, chosen + [(suits[0], content) for content in in_group], factor * multiplicity)
+            by_group(
+                index + 1, remaining, chosen + [(suits[0], content) for content in in_group], factor * multiplicity
+            )
             used.pop()
             if taken == len(suits) or len(remaining) < threshold:
                 return
@@ -472,7 +487,9 @@ def _relevant_suits(ranks: Ranks, model: DeckModel, threshold: int) -> list[tupl
 
 def _spread(remaining: Ranks, model: DeckModel, used: Sequence[int], threshold: int) -> int:
     """Ways to put ``remaining`` natural cards in the suits not relevant, none reaching ``threshold``."""
-    slots = [profile for (suits, profile), taken in zip(model.groups, used) for _ in range(len(suits) - taken)]
+    slots = [
+        profile for (suits, profile), taken in zip(model.groups, used, strict=False) for _ in range(len(suits) - taken)
+    ]
     copies = model.copies
     if len(remaining) < threshold:
         ways = 1
@@ -609,10 +626,7 @@ def _realisable(subset: Ranks, ranks: Ranks, signature: Signature) -> bool:
         return True
     if len(subset) == 1:
         return False
-    for _, content in signature:
-        if all(ranks.count(rank) == content.count(rank) for rank in set(subset)):
-            return False
-    return True
+    return all(not all(ranks.count(rank) == content.count(rank) for rank in set(subset)) for _, content in signature)
 
 
 # --- the counter ------------------------------------------------------------------------------
@@ -701,4 +715,3 @@ class _Counter:
         threshold = max(1, len(ranks) if playable <= self.size else self.size - wild)
         for signature, ways in suit_signatures(ranks, model, threshold):
             yield (ranks, wild, signature), ways * wild_ways
-

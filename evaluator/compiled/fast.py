@@ -46,17 +46,17 @@ game plays.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cached_property
 from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.errors import CardError, PokerRulesError, error
 from ..engine.cardread import read_ids
 from ..engine.evaluate import engine_for
 from ..rules.cards import MAX_CARD_TEXT, Card
-from ..core.errors import CardError, PokerRulesError, error
 from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors, ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -98,7 +98,12 @@ class _Grown(dict[int, int]):
             # card ids, or other small numbers: nothing lands in the rank counts
             raise error(CardError, "C102", not_codes(self.name), "<cards>")
         if total < self.low:
-            raise error(CardError, "C104", f"{total} card{'s' if total != 1 else ''} given; {self.name} needs at least {self.low}", "<cards>")
+            raise error(
+                CardError,
+                "C104",
+                f"{total} card{'s' if total != 1 else ''} given; {self.name} needs at least {self.low}",
+                "<cards>",
+            )
         # (one-suited tables of a suit-keyed ruleset carry the suit above the rank key)
         suit_key = key & ~self.layout.key_mask
         if total <= self.built or self.layout.keys(np.array([counts])).item() != key & self.layout.key_mask:
@@ -226,8 +231,12 @@ class FastRanker:
         self.suit_base = self.suits + 1
         self.suit_scale: int = self.suit_base**self.size
         # a suit key of n cards is padded on the right to hand.size cards
-        self.suit_pad: list[int] = [self.suit_base ** (self.size - n) if n <= self.size else 1 for n in range(self.size + 1)]
-        self.constrained = ruleset.game is not None and (ruleset.game.use_hole is not None or ruleset.game.use_board is not None)
+        self.suit_pad: list[int] = [
+            self.suit_base ** (self.size - n) if n <= self.size else 1 for n in range(self.size + 1)
+        ]
+        self.constrained = ruleset.game is not None and (
+            ruleset.game.use_hole is not None or ruleset.game.use_board is not None
+        )
         deck = model.cards
         self.id_of: dict[Card, int] = {card: i for i, card in enumerate(deck)}
         # codes handed out by encode(): additive codes, or card ids on the generic path
@@ -238,17 +247,21 @@ class FastRanker:
         # per id: aces-high rank (lowest-card wild), rank value and suit rank (suit tie-break)
         big = len(ruleset.deck_ranks) + 1
         self.aces_high = np.array(
-            [big if (w or d) else ruleset.deck_ranks.index(c.rank or "") for c, w, d in zip(deck, model.static_wild, model.dead)], dtype=np.int64
+            [
+                big if (w or d) else ruleset.deck_ranks.index(c.rank or "")
+                for c, w, d in zip(deck, model.static_wild, model.dead, strict=False)
+            ],
+            dtype=np.int64,
         )
         self.rank_value = np.array([value_of[c.rank] if c.rank is not None else -1 for c in deck], dtype=np.int64)
         self.suit_rank = np.array([suit_rank[c.suit] if c.suit is not None else 0 for c in deck], dtype=np.int64)
         self.built = tables.max_cards
         nf: dict[int, int] = {}
         for keys, values in tables.nf.values():
-            nf.update(zip(keys.tolist(), values.tolist()))
+            nf.update(zip(keys.tolist(), values.tolist(), strict=False))
         fl: dict[int, int] = {}
         for keys, values in tables.fl.values():
-            fl.update(zip(keys.tolist(), values.tolist()))
+            fl.update(zip(keys.tolist(), values.tolist(), strict=False))
         self.nf = _Grown(nf, self.layout, self.built, self.low, self.size, ruleset.name)
         self.fl = _Grown(fl, self.layout, self.built, self.size, self.size, ruleset.name)
         self._index: DenseIndex | None = None
@@ -348,7 +361,8 @@ class FastRanker:
             flush_bits = layout.flush_bits
             keyed = self.model.suit_keyed
             suit_tests = [
-                (layout.suit_flush_bit(s), layout.suit_one(s), (s << layout.key_bits) if keyed else 0) for s in range(layout.suits)
+                (layout.suit_flush_bit(s), layout.suit_one(s), (s << layout.key_bits) if keyed else 0)
+                for s in range(layout.suits)
             ]
             dominant = tables.dominant
 
@@ -430,10 +444,7 @@ class FastRanker:
                 part = total
                 for i in left_out:
                     part -= codes[i]
-                if flush_matters and part & flush_bits:
-                    found = fl[part >> shift]
-                else:
-                    found = nf[part >> shift]
+                found = fl[part >> shift] if flush_matters and part & flush_bits else nf[part >> shift]
                 if found == value:
                     return kept
             return None
@@ -444,7 +455,7 @@ class FastRanker:
         """Lowest-card wild: the lowest natural rank held turns wild first."""
         codes = self.code_list
         aces_high = self.aces_high.tolist()
-        high_of = {code: rank for code, rank in zip(codes, aces_high)}
+        high_of = {code: rank for code, rank in zip(codes, aces_high, strict=False)}
         never = len(self.ruleset.deck_ranks) + 1
         wild = self.model.wild_code
 
@@ -459,7 +470,10 @@ class FastRanker:
     def _suited_rank(self, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
         """Suit tie-break: the best value over subsets, then the best suit key among them."""
         size = self.size
-        order = {code: (rank, suit) for code, rank, suit in zip(self.code_list, self.rank_value.tolist(), self.suit_rank.tolist())}
+        order = {
+            code: (rank, suit)
+            for code, rank, suit in zip(self.code_list, self.rank_value.tolist(), self.suit_rank.tolist(), strict=False)
+        }
         key_of = self._suit_key_function(order)
         scale = self.suit_scale
 
@@ -591,7 +605,12 @@ class FastRanker:
         if cards.size == 0:
             return cards
         if cards.shape[1] < self.low:  # too few cards says more than what the cards are
-            raise error(CardError, "C104", f"{cards.shape[1]} cards per hand given; {self.ruleset.name} needs at least {self.low}", "<cards>")
+            raise error(
+                CardError,
+                "C104",
+                f"{cards.shape[1]} cards per hand given; {self.ruleset.name} needs at least {self.low}",
+                "<cards>",
+            )
         if int(cards[0].max()) < deck_size or self.mode == "generic":
             self._check_ids(cards, from_codes=False)
             return cards
@@ -602,7 +621,12 @@ class FastRanker:
         sorted_codes, order = self._code_order
         where = np.minimum(np.searchsorted(sorted_codes, cards), len(sorted_codes) - 1)
         if not np.array_equal(sorted_codes[where], cards):
-            raise error(CardError, "C102", f"rank_many: values that are neither card ids (0 to {deck_size - 1}) nor codes of {self.ruleset.name}", "<cards>")
+            raise error(
+                CardError,
+                "C102",
+                f"rank_many: values that are neither card ids (0 to {deck_size - 1}) nor codes of {self.ruleset.name}",
+                "<cards>",
+            )
         ids = order[where]
         self._check_ids(ids, from_codes=True)
         return ids
@@ -625,14 +649,15 @@ class FastRanker:
                 # a code says "a wild card", not which one: wild cards are never repeats here
                 columns = np.where(wild[columns], -1 - np.arange(len(columns), dtype=np.int64)[:, None], columns)
             if self.model.wild_limit is not None:
-                wilds = (columns == -1 - np.arange(len(columns))[:, None]).sum(axis=0) if marked else wild[columns].sum(axis=0)
+                wilds = (
+                    (columns == -1 - np.arange(len(columns))[:, None]).sum(axis=0)
+                    if marked
+                    else wild[columns].sum(axis=0)
+                )
                 over = np.flatnonzero(wilds > self.model.wild_limit)
                 if len(over):
                     raise too_many_wilds(int(wilds[over[0]]))
-            if bitwise:
-                rows = self._repeats_bitwise(columns, marked)
-            else:
-                rows = self._repeats_sorted(columns.T)
+            rows = self._repeats_bitwise(columns, marked) if bitwise else self._repeats_sorted(columns.T)
             if len(rows):
                 self._repeat_error(columns.T[int(rows[0])].tolist(), start + int(rows[0]))
 
@@ -707,7 +732,12 @@ class FastRanker:
             columns = np.ascontiguousarray(ids[start : start + CHUNK].T, dtype=np.intp)
             if columns.size and (int(columns.min()) < 0 or int(columns.max()) >= limit):
                 bad = int(columns.max()) if int(columns.min()) >= 0 else int(columns.min())
-                raise error(CardError, "C102", f"rank_many: card id {bad} is not in {self.ruleset.name} (ids run from 0 to {len(self.model.cards) - 1})", "<cards>")
+                raise error(
+                    CardError,
+                    "C102",
+                    f"rank_many: card id {bad} is not in {self.ruleset.name} (ids run from 0 to {len(self.model.cards) - 1})",
+                    "<cards>",
+                )
             yield start, columns
 
     def rank_many(self, array: Any) -> np.ndarray:
@@ -716,7 +746,9 @@ class FastRanker:
         ids = self.to_ids(array)
         n, k = ids.shape
         if k < self.low:
-            raise error(CardError, "C104", f"{k} cards per hand given; {self.ruleset.name} needs at least {self.low}", "<cards>")
+            raise error(
+                CardError, "C104", f"{k} cards per hand given; {self.ruleset.name} needs at least {self.low}", "<cards>"
+            )
         if self.constrained and k > self.size:
             self.rank(tuple(range(k)))  # raises the same error as per call
         if n == 0:
@@ -824,7 +856,14 @@ def too_many_wilds(count: int) -> PokerRulesError:
     """The generic evaluator's C105 for a hand of too many wild cards."""
     from ..engine.evaluate import MAX_WILD_CHOICES
 
-    return error(CardError, "C105", f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices", "<cards>", 1, 1)
+    return error(
+        CardError,
+        "C105",
+        f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices",
+        "<cards>",
+        1,
+        1,
+    )
 
 
 def _first_rank(method: str, ranks: list[int]) -> int | None:

@@ -45,8 +45,8 @@ NO_HAND = -1  # the tables' value of no hand (tables.NO_HAND; not imported: it w
 
 if TYPE_CHECKING:
     from ..engine.fill import Fill
-    from .fast import FastRanker
     from ..rules.ruleset import Game, Rules
+    from .fast import FastRanker
 
 
 class FastHands:
@@ -261,7 +261,6 @@ def fast_half(
         return [best_hand(half_rules, hole, board, game) for hole in holes]
 
     return LazyHands(build), winners(hands, values)
-
 
 
 def holding_value(hands: FastHands, hole: Sequence[int], board: Sequence[int], game: Game | None) -> int:

@@ -119,8 +119,10 @@ def holdings(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int]]:
     cannot play (kept, so that the weights add up to every deal).
     """
     jokers = [Card.joker(n) for n in range(1, ruleset.jokers + 1)]
-    wild = [*(jokers if ruleset.wild.jokers else []),
-            *(Card(rank, suit) for rank in ruleset.deck_ranks if rank in ruleset.wild.ranks for suit in ruleset.suits)]
+    wild = [
+        *(jokers if ruleset.wild.jokers else []),
+        *(Card(rank, suit) for rank in ruleset.deck_ranks if rank in ruleset.wild.ranks for suit in ruleset.suits),
+    ]
     dead = [] if ruleset.wild.jokers else jokers
     names_matter = engine_for(ruleset).flush_needs_suit
     for held_dead in range(min(len(dead), cards) + 1):

@@ -85,11 +85,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core import diskcache
+from ..core.errors import CardError, error
+from ..core.resources import user_cache_dir
+from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from ..rules.patterns import term_kinds
-from ..engine.evaluate import engine_for
-from ..core.resources import user_cache_dir
-from ..core.errors import CardError, error
 from .suitclasses import holdings, supported
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ class Layout:
 
     def place(self, digit: int) -> int:
         """The key (``code >> shift``) of one card in ``digit``."""
-        for part, shift in zip(self.parts, self.part_shift):
+        for part, shift in zip(self.parts, self.part_shift, strict=False):
             if digit in part:
                 value = 1
                 for d in part:
@@ -208,7 +208,7 @@ class Layout:
     def decode(self, key: int) -> list[int]:
         """The count vector of a rank key."""
         counts = [0] * self.digits
-        for part, shift, bits in zip(self.parts, self.part_shift, self.part_bits):
+        for part, shift, bits in zip(self.parts, self.part_shift, self.part_bits, strict=False):
             value = (key >> shift) & ((1 << bits) - 1)
             for d in part:
                 value, counts[d] = divmod(value, self.radix[d])
@@ -247,7 +247,18 @@ def make_layout(
         offset += bits
     if suits * suit_bits + offset > CODE_BITS:
         return None
-    return Layout(digit_rank, has_wild_digit, radix, tuple(tuple(p) for p in parts), tuple(shifts), tuple(widths), suit_bits, suits, size, limit)
+    return Layout(
+        digit_rank,
+        has_wild_digit,
+        radix,
+        tuple(tuple(p) for p in parts),
+        tuple(shifts),
+        tuple(widths),
+        suit_bits,
+        suits,
+        size,
+        limit,
+    )
 
 
 # --- what the tables see of a ruleset ----------------------------------------------------
@@ -291,18 +302,21 @@ def card_model(ruleset: Rules) -> CardModel:
     suits = ruleset.suits
     value_of = {symbol: value for value, symbol in enumerate(ruleset.rank_symbols)}
     static_wild = tuple(
-        bool((card.is_joker and wild.jokers) or card in wild.cards or (not card.is_joker and card.rank in wild.ranks)) for card in deck
+        bool((card.is_joker and wild.jokers) or card in wild.cards or (not card.is_joker and card.rank in wild.ranks))
+        for card in deck
     )
-    dead = tuple(card.is_joker and not is_wild for card, is_wild in zip(deck, static_wild))
+    dead = tuple(card.is_joker and not is_wild for card, is_wild in zip(deck, static_wild, strict=False))
     per_rank = [0] * len(ruleset.rank_symbols)
     per_suit = [0] * len(suits)
-    for card, is_wild in zip(deck, static_wild):
+    for card, is_wild in zip(deck, static_wild, strict=False):
         if not is_wild and not card.is_joker:
             per_rank[value_of[card.rank or ""]] += ruleset.copies
             per_suit[suits.index(card.suit or "")] += ruleset.copies
     digit_rank = tuple(value for value, count in enumerate(per_rank) if count > 0)
     natural_caps = tuple(per_rank[value] for value in digit_rank)
-    static_count = sum(ruleset.copies if not card.is_joker else 1 for card, w in zip(deck, static_wild) if w)
+    static_count = sum(
+        ruleset.copies if not card.is_joker else 1 for card, w in zip(deck, static_wild, strict=False) if w
+    )
     wild_cap = static_count + (max(natural_caps, default=0) if wild.lowest_rank else 0)
     # the generic evaluator refuses (C105) a hand of more wild cards than it can fill:
     # the tables stop there too, and rank() refuses such a hand the same way
@@ -315,7 +329,10 @@ def card_model(ruleset: Rules) -> CardModel:
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
     if engine_for(ruleset).by_suit_class:
-        mode, why = "generic", "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset"
+        mode, why = (
+            "generic",
+            "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset",
+        )
     elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
@@ -335,14 +352,27 @@ def card_model(ruleset: Rules) -> CardModel:
             break
     if layout is None:
         raise too_wide(ruleset)
-    model = CardModel(ruleset, deck, natural_caps, digit_rank, wild_cap, static_wild, dead, mode, why, sensitive, layout, sensitive and mode != "generic")
+    model = CardModel(
+        ruleset,
+        deck,
+        natural_caps,
+        digit_rank,
+        wild_cap,
+        static_wild,
+        dead,
+        mode,
+        why,
+        sensitive,
+        layout,
+        sensitive and mode != "generic",
+    )
     model.wild_limit = wild_limit
     shift = layout.shift
     every_suit = sum(layout.suit_one(s) for s in range(len(suits)))
     digit_of_rank = {value: digit for digit, value in enumerate(digit_rank)}
     wild_code = (every_suit + (layout.place(layout.wild_digit) << shift)) if has_wild_digit else 0
     codes = []
-    for card, is_wild, is_dead in zip(deck, static_wild, dead):
+    for card, is_wild, is_dead in zip(deck, static_wild, dead, strict=False):
         if is_wild:
             codes.append(wild_code)
         elif is_dead:
@@ -580,8 +610,10 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         for k in range(low, size + 1):
             for held, _ in holdings(ruleset, k):
                 mask = engine.wild_mask(held)
-                wilds = [card for card, is_wild in zip(held, mask) if is_wild]
-                strength = _strength(engine, [card for card, is_wild in zip(held, mask) if not is_wild], wilds)
+                wilds = [card for card, is_wild in zip(held, mask, strict=False) if is_wild]
+                strength = _strength(
+                    engine, [card for card, is_wild in zip(held, mask, strict=False) if not is_wild], wilds
+                )
                 if strength is not None:
                     strengths[strength] = None
     ordered = sorted(strengths)
@@ -612,7 +644,9 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         report(0.8 + 0.2 * (k - size) / max(top - size, 1))
     categories = np.array([_category_index(ruleset, s) for s in ordered], dtype=np.int16)
     report(1.0)
-    return Tables(ruleset, model, ordered, categories, nf, fl, dominant, flush_matters, built_in=time.monotonic() - started)
+    return Tables(
+        ruleset, model, ordered, categories, nf, fl, dominant, flush_matters, built_in=time.monotonic() - started
+    )
 
 
 def _strength(engine: Any, naturals: list[Card], wilds: list[Card]) -> Strength | None:
@@ -631,7 +665,9 @@ def _sorted(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return keys[order].astype(np.int64), values[order].astype(np.int32)
 
 
-def grow(layout: Layout, caps: Sequence[int], k: int, smaller: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def grow(
+    layout: Layout, caps: Sequence[int], k: int, smaller: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """Values of every ``k``-card class: the best of its classes one card smaller."""
     rows = count_vectors(caps, k)
     keys = layout.keys(rows)
@@ -729,7 +765,9 @@ def _flatten_strengths(strengths: list[Strength]) -> tuple[np.ndarray, np.ndarra
         for part in strength:
             flat.append(len(part))
             flat.extend(part)
-    return np.array(flat, dtype=np.int64), np.array([len(strengths), len(strengths[0]) if strengths else 0], dtype=np.int64)
+    return np.array(flat, dtype=np.int64), np.array(
+        [len(strengths), len(strengths[0]) if strengths else 0], dtype=np.int64
+    )
 
 
 def _unflatten_strengths(flat: np.ndarray, shape: np.ndarray) -> list[Strength]:
@@ -777,11 +815,21 @@ def read_cache(ruleset: Rules, path: Path) -> Tables | None:
         with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in archive.files}
         model = card_model(ruleset)
-        nf = {int(name[8:]): (arrays[name], arrays["nf_values_" + name[8:]]) for name in arrays if name.startswith("nf_keys_")}
-        fl = {int(name[8:]): (arrays[name], arrays["fl_values_" + name[8:]]) for name in arrays if name.startswith("fl_keys_")}
+        nf = {
+            int(name[8:]): (arrays[name], arrays["nf_values_" + name[8:]])
+            for name in arrays
+            if name.startswith("nf_keys_")
+        }
+        fl = {
+            int(name[8:]): (arrays[name], arrays["fl_values_" + name[8:]])
+            for name in arrays
+            if name.startswith("fl_keys_")
+        }
         strengths = _unflatten_strengths(arrays["strengths"], arrays["strength_shape"])
         flags = arrays["flags"]
-        tables = Tables(ruleset, model, strengths, arrays["categories"], nf, fl, bool(flags[0]), bool(flags[1]), from_cache=True)
+        tables = Tables(
+            ruleset, model, strengths, arrays["categories"], nf, fl, bool(flags[0]), bool(flags[1]), from_cache=True
+        )
         _check_shape(tables)
         return tables
     except Exception:  # noqa: BLE001 - whatever is wrong with the file, it is rebuilt

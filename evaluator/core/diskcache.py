@@ -299,8 +299,11 @@ def _read_key(dir_fd: int, folder: Path) -> bytes | None:
         if reason is None and info.st_size != KEY_BYTES:
             reason = f"has {info.st_size} bytes, not {KEY_BYTES}"
         if reason is not None:
-            warn("W131", f"cache key {_shown(where)} {reason}; running without the cache"
-                 " (remove the file to start a fresh cache)")
+            warn(
+                "W131",
+                f"cache key {_shown(where)} {reason}; running without the cache"
+                " (remove the file to start a fresh cache)",
+            )
             return None
         return _read_exact(fd, KEY_BYTES)
     finally:

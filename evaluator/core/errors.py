@@ -58,9 +58,7 @@ class PokerRulesError(Exception):
     """Base of every error a user can cause; carries one or more diagnostics."""
 
     def __init__(self, diagnostics: Diagnostic | list[Diagnostic]) -> None:
-        self.diagnostics: list[Diagnostic] = (
-            [diagnostics] if isinstance(diagnostics, Diagnostic) else list(diagnostics)
-        )
+        self.diagnostics: list[Diagnostic] = [diagnostics] if isinstance(diagnostics, Diagnostic) else list(diagnostics)
         super().__init__(str(self))
 
     @property

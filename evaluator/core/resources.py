@@ -74,6 +74,8 @@ def paytable_path(name: str) -> Path | None:
     """The file of shipped pay table ``name``, or None when there is none."""
     path = paytables_dir() / f"{name}.yaml"
     return path if path.is_file() else None
+
+
 def catalogue_titles() -> list[tuple[str, str]]:
     """(name, title) of every catalogue ruleset, without building any of them.
 

@@ -107,7 +107,6 @@ def github_property(text: object) -> str:
     return _github_escape(visible(text)).replace(":", "%3A").replace(",", "%2C")
 
 
-
 # What the output guard escapes: everything visible() does except newline and tab.
 _GUARDED = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
 _GUARDED_KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")

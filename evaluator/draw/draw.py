@@ -17,9 +17,9 @@ from math import comb
 
 import numpy as np
 
-from ..rules.cards import Card
 from ..core.errors import Diagnostic, PokerRulesError
 from ..engine.hand import Hand
+from ..rules.cards import Card
 from ..ruleset import Ruleset
 
 NO_CATEGORY = "not qualifying"  # the hands a qualifier rules out (or no category matches)

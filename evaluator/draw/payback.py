@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.cards import Card
 from ..core.errors import Diagnostic, PokerRulesError
-from .paytable import PayTable
 from ..core.resources import user_cache_dir
+from ..rules.cards import Card
 from ..ruleset import Ruleset
+from .paytable import PayTable
 from .videopoker import HAND, FinalHands, Progress, ReturnCalculator, build_final_hands, hold_results, mask_positions
 
 RESULT_FORMAT = 1
@@ -133,8 +133,8 @@ class Payback:
 
 
 def _cache_file(table: PayTable) -> Path:
-    from ..core.version import __version__
     from ..compiled.tables import ruleset_hash
+    from ..core.version import __version__
 
     text = json.dumps(
         {"ruleset": ruleset_hash(table.ruleset), "pays": table.key(), "version": __version__, "format": RESULT_FORMAT}

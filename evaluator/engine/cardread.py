@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..rules.cards import _SYMBOL_TO_SUIT, MAX_CARD_TEXT, Card, tokenize
 from ..core.errors import CardError, caret, error
+from ..rules.cards import _SYMBOL_TO_SUIT, MAX_CARD_TEXT, Card, tokenize
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -207,12 +207,22 @@ def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: 
         raise error(CardError, "C105", f"{len(cards)} cards given; at most {MAX_CARDS} are read", source, 1, 1)
     seen: Counter[Card] = Counter()
     deck_ranks = set(ruleset.deck_ranks)
-    for position, (card, col) in enumerate(zip(cards, columns), start=1):
+    for position, (card, col) in enumerate(zip(cards, columns, strict=False), start=1):
         context = caret(shown, col) if "\n" not in shown else None
         if card.is_joker:
             if card.joker_number > ruleset.jokers:
-                have = "no jokers" if ruleset.jokers == 0 else f"{ruleset.jokers} joker{'s' if ruleset.jokers > 1 else ''}"
-                raise error(CardError, "C102", f"card {position}, {card}, is not in this deck ({ruleset.name} has {have})", source, 1, col, context=context)
+                have = (
+                    "no jokers" if ruleset.jokers == 0 else f"{ruleset.jokers} joker{'s' if ruleset.jokers > 1 else ''}"
+                )
+                raise error(
+                    CardError,
+                    "C102",
+                    f"card {position}, {card}, is not in this deck ({ruleset.name} has {have})",
+                    source,
+                    1,
+                    col,
+                    context=context,
+                )
         elif card.rank not in deck_ranks or card.suit not in ruleset.suits:
             raise error(
                 CardError,
@@ -227,5 +237,13 @@ def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: 
         limit = 1 if card.is_joker else ruleset.copies
         if seen[card] > limit:
             packs = "one pack" if ruleset.copies == 1 else f"{ruleset.copies} packs"
-            raise error(CardError, "C103", f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})", source, 1, col, context=context)
+            raise error(
+                CardError,
+                "C103",
+                f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})",
+                source,
+                1,
+                col,
+                context=context,
+            )
     return cards

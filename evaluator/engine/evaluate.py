@@ -25,8 +25,8 @@ from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import TYPE_CHECKING
 
-from ..rules.cards import Card
 from ..core.errors import CardError, RulesetError, error
+from ..rules.cards import Card
 from ..rules.patterns import Binding, HandClass, Pattern, needs_suits, run_bottom, run_top
 from .fill import Classification, Fill
 from .hand import Hand
@@ -77,7 +77,9 @@ class Engine:
 
     # --- classification of a class ---------------------------------------------------
 
-    def hand_class(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None) -> HandClass:
+    def hand_class(
+        self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None
+    ) -> HandClass:
         """Build the :class:`HandClass` of rank values (high to low), a flush suit,
         the number of wild cards among them and (when patterns ask) the suits held."""
         counts = Counter(ranks)
@@ -104,7 +106,9 @@ class Engine:
             return size - 2  # the ace plays low, below the deck's lowest rank
         return None
 
-    def _classify(self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None) -> Classification | None:
+    def _classify(
+        self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None
+    ) -> Classification | None:
         hand_class = self.hand_class(ranks, flush_suit, wilds, suited)
         for category in self.ruleset.categories:
             binding = category.matcher(hand_class, {})
@@ -142,11 +146,13 @@ class Engine:
             for card in cards
         ]
         if wild.lowest_rank:
-            natural_ranks = [card.rank for card, is_wild in zip(cards, mask) if not is_wild and not card.is_joker]
+            natural_ranks = [
+                card.rank for card, is_wild in zip(cards, mask, strict=False) if not is_wild and not card.is_joker
+            ]
             if natural_ranks:
                 # aces count high here whatever the ace rule: they cannot be made low to be wild
                 lowest = min(natural_ranks, key=self.ruleset.deck_ranks.index)
-                mask = [is_wild or card.rank == lowest for card, is_wild in zip(cards, mask)]
+                mask = [is_wild or card.rank == lowest for card, is_wild in zip(cards, mask, strict=False)]
         return mask
 
     def fill(self, cards: Sequence[Card], mask: Sequence[bool]) -> Fill | None:
@@ -156,8 +162,8 @@ class Engine:
             CardError: C105 when one hand holds so many wild cards that the rank
                 choices would pass :data:`MAX_WILD_CHOICES`.
         """
-        naturals = [card for card, is_wild in zip(cards, mask) if not is_wild]
-        wilds = [card for card, is_wild in zip(cards, mask) if is_wild]
+        naturals = [card for card, is_wild in zip(cards, mask, strict=False) if not is_wild]
+        wilds = [card for card, is_wild in zip(cards, mask, strict=False) if is_wild]
         natural_values = [self.value_of[card.rank] for card in naturals if card.rank is not None]
         if len(natural_values) != len(naturals):
             return None  # a joker that is not wild cannot play
@@ -214,14 +220,22 @@ class Engine:
         """The best concrete cards for ``n`` wilds joining some natural cards (memoised)."""
         return lru_cache(maxsize=1 << 14)(self._choose_suited)
 
-    def _choose_suited(self, naturals: tuple[Card, ...], wild_count: int) -> tuple[tuple[Card, ...], Classification] | None:
+    def _choose_suited(
+        self, naturals: tuple[Card, ...], wild_count: int
+    ) -> tuple[tuple[Card, ...], Classification] | None:
         rules = self.ruleset
         deck = [card for card in rules.deck if not card.is_joker]
         deck = list(dict.fromkeys(deck))  # one of each card, high first
         deck.sort(key=lambda card: (-self.value_of[card.rank or ""], -self.suit_rank[card.suit or ""]))
         if comb(len(deck) + wild_count - 1, wild_count) > MAX_WILD_CHOICES:
-            raise error(CardError, "C105", f"{wild_count} wild cards in one hand; the evaluator fills at most "
-                        f"{MAX_WILD_CHOICES:,} card choices", "<cards>", 1, 1)
+            raise error(
+                CardError,
+                "C105",
+                f"{wild_count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} card choices",
+                "<cards>",
+                1,
+                1,
+            )
         allowed = None
         if rules.wild.plays_as_ranks is not None:
             allowed = frozenset(rules.wild.plays_as_ranks)
@@ -273,7 +287,9 @@ class Engine:
         return naturals[0].suit if len(suits) == 1 else None
 
     @cached_property
-    def _best_wild(self) -> Callable[[tuple[int, ...], str | None, int], tuple[tuple[int, ...], str | None, Classification] | None]:
+    def _best_wild(
+        self,
+    ) -> Callable[[tuple[int, ...], str | None, int], tuple[tuple[int, ...], str | None, Classification] | None]:
         """:meth:`_choose_wild`, memoised per natural class: the best fill depends
         only on the natural ranks, the suit a flush could be in and the wild count."""
         return lru_cache(maxsize=1 << 16)(self._choose_wild)
@@ -384,7 +400,9 @@ class Engine:
 
     # --- the result -------------------------------------------------------------------------
 
-    def _finish(self, classification: Classification, naturals: Sequence[Card], wilds: Sequence[Card], played: Sequence[Card]) -> Fill:
+    def _finish(
+        self, classification: Classification, naturals: Sequence[Card], wilds: Sequence[Card], played: Sequence[Card]
+    ) -> Fill:
         rules = self.ruleset
         strength = (
             (1,) if classification.qualifies else (0,),
@@ -411,7 +429,11 @@ class Engine:
         return key
 
     def _suit_key(self, played: Sequence[Card], classification: Classification) -> tuple[int, ...]:
-        ordered = sorted(played, key=lambda c: (self.value_of[c.rank or "A"], self.suit_rank[c.suit or self.suit_preference[0]]), reverse=True)
+        ordered = sorted(
+            played,
+            key=lambda c: (self.value_of[c.rank or "A"], self.suit_rank[c.suit or self.suit_preference[0]]),
+            reverse=True,
+        )
         first: list[Card] = []
         method = self.ruleset.tiebreak
         groups = classification.hand_class.groups
@@ -435,17 +457,30 @@ class Engine:
             sizes = range(min(self.size, len(cards)), self.ruleset.hand_min - 1, -1)
             subsets = sum(comb(len(cards), k) for k in sizes)
             if subsets > MAX_SUBSETS:
-                raise error(RulesetError, "R122", f"choosing the best subset of {len(cards)} cards means trying {subsets:,} "
-                            f"hands; the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards")
+                raise error(
+                    RulesetError,
+                    "R122",
+                    f"choosing the best subset of {len(cards)} cards means trying {subsets:,} "
+                    f"hands; the limit is {MAX_SUBSETS:,}",
+                    "<cards>",
+                    1,
+                    1,
+                    hint="give fewer cards",
+                )
             return [subset for k in sizes for subset in combinations(cards, k)]
         if len(cards) <= self.size:
             return [tuple(cards)]
         subsets = comb(len(cards), self.size)
         if subsets > MAX_SUBSETS:
             raise error(
-                RulesetError, "R122",
+                RulesetError,
+                "R122",
                 f"choosing the best {self.size} of {len(cards)} cards means trying {subsets:,} hands; "
-                f"the limit is {MAX_SUBSETS:,}", "<cards>", 1, 1, hint="give fewer cards",
+                f"the limit is {MAX_SUBSETS:,}",
+                "<cards>",
+                1,
+                1,
+                hint="give fewer cards",
             )
         return combinations(cards, self.size)
 
@@ -453,7 +488,7 @@ class Engine:
         """The best fill among ``subsets`` of ``holding`` (wilds decided on the holding)."""
         if self.ruleset.wild.any:
             mask_by_card: dict[Card, bool] = {}
-            for card, is_wild in zip(holding, self.wild_mask(holding)):
+            for card, is_wild in zip(holding, self.wild_mask(holding), strict=False):
                 mask_by_card[card] = mask_by_card.get(card, False) or is_wild
 
             def mask(subset: Sequence[Card]) -> list[bool]:
@@ -463,6 +498,7 @@ class Engine:
 
             def mask(subset: Sequence[Card]) -> list[bool]:
                 return no_wilds
+
         best: Fill | None = None
         best_key: tuple[object, ...] = ()
         for subset in subsets:
@@ -487,7 +523,9 @@ class Engine:
                 source,
                 1,
                 1,
-                hint="hands of fewer cards need a ruleset with hand.min set lower (see incomplete-hands)" if need == self.size else None,
+                hint="hands of fewer cards need a ruleset with hand.min set lower (see incomplete-hands)"
+                if need == self.size
+                else None,
             )
         fill = self.best(cards, self.candidates(cards))
         if fill is None:

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.cards import Card
+from ..rules.patterns import AllOf, Pattern, Shape
 from .cardread import read_cards
 from .evaluate import engine_for
 from .hand import Hand
-from ..rules.patterns import AllOf, Pattern, Shape
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Category, Rules
@@ -214,8 +214,12 @@ class _Explainer:
                 f"{held} as {'itself' if held == as_card else as_card}" for held, as_card in hand.wilds.items()
             )
             parts.append(f"{side} plays {played}" if played else f"{side} has no wild card")
-        self._add("wilds", "wild cards: " + "; ".join(parts), played=[dict(hand.wilds) for hand in self.hands],
-                  counts=[len(hand.wilds) for hand in self.hands])
+        self._add(
+            "wilds",
+            "wild cards: " + "; ".join(parts),
+            played=[dict(hand.wilds) for hand in self.hands],
+            counts=[len(hand.wilds) for hand in self.hands],
+        )
 
     def _qualifier(self) -> tuple[int | None, str] | None:
         qualifier = self.ruleset.qualifier
@@ -343,19 +347,36 @@ class _Explainer:
             if winner is not None:
                 shown = [_card_text(*order[index]) for order in orders]
                 suits = [order[index][1].suit or "" for order in orders]
-                text = (f"{words}: {_ordinal(index)} card compared, {shown[0]} against {shown[1]}: "
-                        f"{SUIT_NAMES.get(suits[winner], suits[winner])} rank above "
-                        f"{SUIT_NAMES.get(suits[1 - winner], suits[1 - winner])}")
-                self._add("suit", text, True, method=self.ruleset.tiebreak, suit_order=suit_order,
-                          cards=[str(order[index][1]) for order in orders], position=index)
+                text = (
+                    f"{words}: {_ordinal(index)} card compared, {shown[0]} against {shown[1]}: "
+                    f"{SUIT_NAMES.get(suits[winner], suits[winner])} rank above "
+                    f"{SUIT_NAMES.get(suits[1 - winner], suits[1 - winner])}"
+                )
+                self._add(
+                    "suit",
+                    text,
+                    True,
+                    method=self.ruleset.tiebreak,
+                    suit_order=suit_order,
+                    cards=[str(order[index][1]) for order in orders],
+                    position=index,
+                )
                 return winner, "suit"
         winner = self._winner(keys[0], keys[1])
         if winner is not None:  # one hand has more cards to compare (incomplete hands)
-            self._add("suit", f"{words}: {SIDES[winner]} has more cards to compare", True,
-                      method=self.ruleset.tiebreak, suit_order=suit_order, cards=[], position=min(map(len, keys)))
+            self._add(
+                "suit",
+                f"{words}: {SIDES[winner]} has more cards to compare",
+                True,
+                method=self.ruleset.tiebreak,
+                suit_order=suit_order,
+                cards=[],
+                position=min(map(len, keys)),
+            )
             return winner, "suit"
-        self._add("suit", f"{words}: every card's suit is the same",
-                  method=self.ruleset.tiebreak, suit_order=suit_order)
+        self._add(
+            "suit", f"{words}: every card's suit is the same", method=self.ruleset.tiebreak, suit_order=suit_order
+        )
         return None
 
 

@@ -64,7 +64,7 @@ class Fill:
     def _ordered(self) -> list[tuple[Card, Card, bool]]:
         if self._order is None:
             pairs = [(card, card, False) for card in self.naturals]
-            pairs += [(card, as_card, True) for card, as_card in zip(self.wilds, self.played)]
+            pairs += [(card, as_card, True) for card, as_card in zip(self.wilds, self.played, strict=False)]
             key = self._order_key(self.classification)
             pairs.sort(key=lambda pair: key(pair[1]))
             self._order = pairs

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .fill import Fill
 from ..rules.patterns import run_bottom, run_top
+from .fill import Fill
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -55,7 +55,11 @@ class Hand:
     @staticmethod
     def from_fill(ruleset: Rules, fill: Fill) -> Hand:
         """Wrap an evaluator result."""
-        wilds = {str(held): str(played) for held, played, wild in zip(fill.cards, fill.played_as, fill.is_wild) if wild}
+        wilds = {
+            str(held): str(played)
+            for held, played, wild in zip(fill.cards, fill.played_as, fill.is_wild, strict=False)
+            if wild
+        }
         classification = fill.classification
         return Hand(
             category=classification.category.name,
@@ -84,7 +88,9 @@ class Hand:
 
         # what each wild card stands for, in playing order: "X as Kh"; a wild card
         # may stand for itself (a one-eyed jack in a royal flush), and says so
-        wild_text = ", ".join(f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items())
+        wild_text = ", ".join(
+            f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items()
+        )
 
         def rank_name(value: int | None, plural: bool) -> str:
             if value is None:

@@ -25,15 +25,15 @@ from fractions import Fraction
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
-from ..rules.cards import Card
 from ..core.errors import CardError, GameError, error
+from ..rules.cards import Card
 from .cardread import read_cards
 from .evaluate import engine_for
 from .hand import Hand
 
 if TYPE_CHECKING:
-    from .fill import Classification, Fill
     from ..rules.ruleset import Game, Rules
+    from .fill import Classification, Fill
 
 CardsLike = str | Sequence[Card | str]
 MAX_PLAYERS = 23
@@ -170,7 +170,7 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     engine = engine_for(ruleset)
     size = engine.size
     wild_by_card: dict[Card, bool] = {}
-    for card, is_wild in zip(holding, engine.wild_mask(holding)):
+    for card, is_wild in zip(holding, engine.wild_mask(holding), strict=False):
         wild_by_card[card] = wild_by_card.get(card, False) or is_wild
     # a joker that is not wild cannot play: the engine says so for its subsets
     special = [wild_by_card[card] or card.rank is None for card in holding]
@@ -273,7 +273,9 @@ class ShowdownResult:
             for half in self.halves:
                 hand = half.hands[seat]
                 entry: dict[str, Any] = {"half": half.name, "wins": seat in half.winners}
-                entry.update(hand.as_dict() if hand is not None else {"category": None, "cards": [], "description": "no hand"})
+                entry.update(
+                    hand.as_dict() if hand is not None else {"category": None, "cards": [], "description": "no hand"}
+                )
                 hands.append(entry)
             players.append(
                 {
@@ -320,7 +322,9 @@ def _as_boards(board: CardsLike | Sequence[CardsLike]) -> list[CardsLike]:
     return items  # type: ignore[return-value]
 
 
-def _read_all(ruleset: Rules, players: Sequence[CardsLike], boards: Sequence[CardsLike]) -> tuple[list[list[Card]], list[list[Card]]]:
+def _read_all(
+    ruleset: Rules, players: Sequence[CardsLike], boards: Sequence[CardsLike]
+) -> tuple[list[list[Card]], list[list[Card]]]:
     if not players:
         raise error(GameError, "G103", "a showdown needs at least one player", "<showdown>")
     if len(players) > MAX_PLAYERS:
@@ -342,20 +346,46 @@ def _read_all(ruleset: Rules, players: Sequence[CardsLike], boards: Sequence[Car
     for i, cards in enumerate(holes):
         for board_index, on_board in enumerate(board_cards or [[]]):
             if len(cards) + len(on_board) < need:
-                board_note = f" and {len(on_board)} on board {board_index + 1}" if len(board_cards) > 1 else f" and {len(on_board)} on the board" if on_board else ""
-                raise error(CardError, "C104", f"hand {i + 1} has {len(cards)} cards{board_note}; {ruleset.name} needs at least {need}", f"<hand {i + 1}>")
+                board_note = (
+                    f" and {len(on_board)} on board {board_index + 1}"
+                    if len(board_cards) > 1
+                    else f" and {len(on_board)} on the board"
+                    if on_board
+                    else ""
+                )
+                raise error(
+                    CardError,
+                    "C104",
+                    f"hand {i + 1} has {len(cards)} cards{board_note}; {ruleset.name} needs at least {need}",
+                    f"<hand {i + 1}>",
+                )
     game = ruleset.game
     if game is not None:
         for i, cards in enumerate(holes):
             if game.hole and len(cards) != game.hole:
-                raise error(GameError, "G105", f"hand {i + 1} has {len(cards)} cards; {ruleset.name} deals {game.hole} to each player", f"<hand {i + 1}>")
+                raise error(
+                    GameError,
+                    "G105",
+                    f"hand {i + 1} has {len(cards)} cards; {ruleset.name} deals {game.hole} to each player",
+                    f"<hand {i + 1}>",
+                )
         wanted_boards = game.boards if game.board else 1
         if len(board_cards) != wanted_boards:
-            raise error(GameError, "G108", f"{len(board_cards)} boards given; {ruleset.name} deals {wanted_boards}", "<showdown>")
+            raise error(
+                GameError,
+                "G108",
+                f"{len(board_cards)} boards given; {ruleset.name} deals {wanted_boards}",
+                "<showdown>",
+            )
         for i, cards in enumerate(board_cards):
             if len(cards) != game.board:
                 dealt_text = f"{game.board} board cards" if game.board else "no board cards"
-                raise error(GameError, "G106", f"board {i + 1} has {len(cards)} cards; {ruleset.name} deals {dealt_text}", f"<board {i + 1}>")
+                raise error(
+                    GameError,
+                    "G106",
+                    f"board {i + 1} has {len(cards)} cards; {ruleset.name} deals {dealt_text}",
+                    f"<board {i + 1}>",
+                )
     return holes, board_cards
 
 
@@ -367,7 +397,9 @@ def _half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
     from ..rules.ruleset import load_split_half
 
     # a path in a split is relative to the file that names it, and confined, as `extends:` is
-    return [(split.name, load_split_half(ruleset.document, index, split.ruleset)) for index, split in enumerate(game.split)]
+    return [
+        (split.name, load_split_half(ruleset.document, index, split.ruleset)) for index, split in enumerate(game.split)
+    ]
 
 
 # --- the showdown ----------------------------------------------------------------------
@@ -408,7 +440,11 @@ def showdown(
     halves: list[Half] = []
     for board_index, cards_on_board in enumerate(board_cards):
         for name, half_rules in _half_rulesets(ruleset):
-            label = name if len(board_cards) == 1 else f"board {board_index + 1}" + (f" {name}" if game and game.split else "")
+            label = (
+                name
+                if len(board_cards) == 1
+                else f"board {board_index + 1}" + (f" {name}" if game and game.split else "")
+            )
             fast = decide_half(half_rules, holes, cards_on_board, game) if decide_half is not None else None
             if fast is not None:
                 halves.append(Half(label, half_rules.name, board_index, fast[0], fast[1]))
@@ -447,19 +483,21 @@ def _divide(chips: int, parts: int) -> list[int]:
     return [each + (1 if index < odd else 0) for index in range(parts)]
 
 
-def _split_pot(ruleset: Rules, pot: int, halves: Sequence[Half], holes: Sequence[Sequence[Card]], boards: int) -> tuple[list[int], int]:
+def _split_pot(
+    ruleset: Rules, pot: int, halves: Sequence[Half], holes: Sequence[Sequence[Card]], boards: int
+) -> tuple[list[int], int]:
     """Whole chips per player, and the chips carried to the next deal."""
     shares = [0] * len(holes)
     live_boards = _live_boards(halves, boards)
     if not live_boards:
         return shares, pot  # nobody qualifies: the pot stays for the next deal
     rule = ruleset.game.odd_chip if ruleset.game is not None else "first_after_button"
-    for board_chips, live in zip(_divide(pot, len(live_boards)), live_boards):
+    for board_chips, live in zip(_divide(pot, len(live_boards)), live_boards, strict=False):
         # "the high hand receives the odd chip in a split between the high and the low hands"
-        for half_chips, half in zip(_divide(board_chips, len(live)), live):
+        for half_chips, half in zip(_divide(board_chips, len(live)), live, strict=False):
             half.chips = half_chips
             order = _odd_chip_order(ruleset, half, rule, holes)
-            for chips, player in zip(_divide(half_chips, len(order)), order):
+            for chips, player in zip(_divide(half_chips, len(order)), order, strict=False):
                 shares[player] += chips
     return shares, 0
 

@@ -34,16 +34,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cluster import Progress, RulesetSpec, chunk_rng, drawn_seed, run_chunks
-from .deals import BATCH, OddsError
 from ..core.errors import error
 from ..engine.cardread import read_cards
+from .cluster import Progress, RulesetSpec, chunk_rng, drawn_seed, run_chunks
+from .deals import BATCH, OddsError
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, _geometry, exact_lookups, prepare
 from .ranges import parse_range
 
 if TYPE_CHECKING:
-    from .deals import Table
     from ..rules.ruleset import Rules
+    from .deals import Table
     from .shares import ShareEngine
 
 #: Deals per class when neither ``samples`` nor ``exact`` is given (standard error about 0.3%).

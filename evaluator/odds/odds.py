@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.errors import PokerRulesError, error
+from ..engine.cardread import read_cards
 from ..rules.cards import tokenize
 from .cluster import RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import BATCH, OddsError, Table, build_table, segment_cuts
-from ..core.errors import PokerRulesError, error
-from ..engine.cardread import read_cards
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
 

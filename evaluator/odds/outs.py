@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from ..rules.cards import Card
-from .deals import OddsError
 from ..core.errors import error
 from ..engine.cardread import read_cards
+from ..rules.cards import Card
+from .deals import OddsError
 from .odds import odds
 
 if TYPE_CHECKING:

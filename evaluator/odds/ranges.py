@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ..rules.cards import RANKS, Card, tokenize
 from ..core.errors import CardError, PokerRulesError, caret, error
+from ..rules.cards import RANKS, Card, tokenize
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

@@ -160,7 +160,9 @@ class ShareEngine:
                 if len(rows):
                     own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
                     cards = columns[own][:, rows].T
-                    values[p, rows] = direct_many(ranker, np.ascontiguousarray(cards))  # flush-capable rows: ranked whole
+                    values[p, rows] = direct_many(
+                        ranker, np.ascontiguousarray(cards)
+                    )  # flush-capable rows: ranked whole
         values = values.T
         alive = values >= 0 if self.all_qualify else half.category(values) >= 0
         best = np.where(alive, values, -2).max(axis=1, keepdims=True)

@@ -158,7 +158,7 @@ def tokenize(text: str, source: str = "<cards>") -> list[CardToken]:
     if plain_jokers:
         written = {t.card.joker_number for t in tokens if t.card.is_joker and t.card.joker_number}
         free = (n for n in range(1, len(tokens) + 2) if n not in written)
-        for index, number in zip(plain_jokers, free):
+        for index, number in zip(plain_jokers, free, strict=False):
             old = tokens[index]
             tokens[index] = CardToken(Card.joker(number), old.col, old.text)
     return tokens

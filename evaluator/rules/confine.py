@@ -37,10 +37,28 @@ from ..core.errors import Diagnostic, LoadError, PokerRulesError, error
 
 # Top-level keys of a ruleset file (the schema's properties). A parent whose
 # keys are not all among these is some other file: it is never quoted.
-RULESET_KEYS = frozenset({
-    "$schema", "name", "title", "source", "extends", "deck", "ace", "direction", "hand", "categories",
-    "order", "wild", "natural_beats_wild", "suits", "beats", "qualifier", "game", "examples",
-})
+RULESET_KEYS = frozenset(
+    {
+        "$schema",
+        "name",
+        "title",
+        "source",
+        "extends",
+        "deck",
+        "ace",
+        "direction",
+        "hand",
+        "categories",
+        "order",
+        "wild",
+        "natural_beats_wild",
+        "suits",
+        "beats",
+        "qualifier",
+        "game",
+        "examples",
+    }
+)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -91,12 +109,27 @@ def check_reference(
     hint = "use a catalogue name or a path relative to this file, inside its folder (or name a root with --root)"
     if value.startswith(("/", "\\", "~")) or os.path.isabs(value) or _SCHEME.match(value):
         kind = "a URL" if "://" in value else "an absolute path"
-        raise error(LoadError, "Y120", f"{what}: {value!r} is {kind}; only relative paths are followed",
-                    source, line, col, hint=hint)
+        raise error(
+            LoadError,
+            "Y120",
+            f"{what}: {value!r} is {kind}; only relative paths are followed",
+            source,
+            line,
+            col,
+            hint=hint,
+        )
     target = referring.parent / value
     if not confinement.allows(target):
-        raise error(LoadError, "Y120", f"{what}: {value!r} leads outside the allowed folder tree "
-                    f"({'..' if '..' in Path(value).parts else 'a symbolic link'})", source, line, col, hint=hint)
+        raise error(
+            LoadError,
+            "Y120",
+            f"{what}: {value!r} leads outside the allowed folder tree "
+            f"({'..' if '..' in Path(value).parts else 'a symbolic link'})",
+            source,
+            line,
+            col,
+            hint=hint,
+        )
     return target
 
 
@@ -104,8 +137,15 @@ def check_named_file(path: Path, confinement: Confinement) -> None:
     """``Y122`` when a rule file is a symbolic link to somewhere outside the trees."""
     if os.path.islink(path) and not confinement.allows(path):
         message = "the file is a symbolic link that points outside its folder tree; it is not read"
-        raise error(LoadError, "Y122", message, str(path), 1, 1,
-                    hint="copy the file into the folder, or name its folder with --root")
+        raise error(
+            LoadError,
+            "Y122",
+            message,
+            str(path),
+            1,
+            1,
+            hint="copy the file into the folder, or name its folder with --root",
+        )
 
 
 def looks_like_ruleset(data: Any) -> bool:
@@ -120,8 +160,14 @@ def quiet_errors(problem: PokerRulesError, note: str) -> LoadError:
     not read as a ruleset, whose content must never be printed.
     """
     quiet = [
-        Diagnostic(d.code, f"{note}: {CODES.get(d.code, 'it cannot be read')} (its content is not shown)",
-                   d.source, d.line, d.col, d.severity)
+        Diagnostic(
+            d.code,
+            f"{note}: {CODES.get(d.code, 'it cannot be read')} (its content is not shown)",
+            d.source,
+            d.line,
+            d.col,
+            d.severity,
+        )
         for d in problem.diagnostics
     ]
     return LoadError(quiet)
@@ -129,6 +175,13 @@ def quiet_errors(problem: PokerRulesError, note: str) -> LoadError:
 
 def not_a_ruleset(source: str) -> LoadError:
     """``Y121``: a parent that parsed, but is not a ruleset mapping."""
-    return LoadError(Diagnostic("Y121", "the file named by extends: is not a ruleset (its top level is not a mapping "
-                                "of ruleset keys); its content is not shown", source, 1, 1))
-
+    return LoadError(
+        Diagnostic(
+            "Y121",
+            "the file named by extends: is not a ruleset (its top level is not a mapping "
+            "of ruleset keys); its content is not shown",
+            source,
+            1,
+            1,
+        )
+    )

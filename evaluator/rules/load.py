@@ -50,6 +50,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core import resources
+from ..core.errors import LoadError, caret, error
 from .confine import (
     Confinement,
     check_named_file,
@@ -60,7 +61,6 @@ from .confine import (
     quiet_errors,
     user_roots,
 )
-from ..core.errors import LoadError, caret, error
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB
 MAX_DEPTH = 32  # nested mappings/lists, the top mapping counting as 1
@@ -82,6 +82,7 @@ class _Mark(Protocol):
     def line(self) -> int: ...
     @property
     def column(self) -> int: ...
+
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP = (
@@ -176,7 +177,7 @@ def _source_line(text: str, line: int) -> str | None:
 
 
 def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
+    return "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str | None:
@@ -241,15 +242,27 @@ def _check_event(event: NodeEvent, source: str) -> None:
     """Refuse anchors, aliases and non-plain tags on one node event."""
     where = _mark_position(event.start_mark, source)
     if isinstance(event, AliasEvent):
-        _fail_at("Y104", f"YAML aliases are not allowed (*{event.anchor})", where,
-                 hint="write the value out in full; rule files may not use anchors or aliases")
+        _fail_at(
+            "Y104",
+            f"YAML aliases are not allowed (*{event.anchor})",
+            where,
+            hint="write the value out in full; rule files may not use anchors or aliases",
+        )
     if event.anchor is not None:
-        _fail_at("Y104", f"YAML anchors are not allowed (&{event.anchor})", where,
-                 hint="write the value out in full; rule files may not use anchors or aliases")
+        _fail_at(
+            "Y104",
+            f"YAML anchors are not allowed (&{event.anchor})",
+            where,
+            hint="write the value out in full; rule files may not use anchors or aliases",
+        )
     tag = getattr(event, "tag", None)
     if tag is not None and tag not in _PLAIN_TAGS:
-        _fail_at("Y105", f"the YAML tag {_short_tag(tag)} is not allowed", where,
-                 hint="only plain values may be used: strings, numbers, true/false, null, lists, mappings")
+        _fail_at(
+            "Y105",
+            f"the YAML tag {_short_tag(tag)} is not allowed",
+            where,
+            hint="only plain values may be used: strings, numbers, true/false, null, lists, mappings",
+        )
 
 
 def _scan_events(text: str, source: str) -> None:
@@ -264,16 +277,21 @@ def _scan_events(text: str, source: str) -> None:
         _check_event(event, source)
         nodes += 1
         if nodes > MAX_NODES:
-            _fail_at("Y107", f"the file has more than {MAX_NODES:,} values",
-                     _mark_position(event.start_mark, source))
+            _fail_at("Y107", f"the file has more than {MAX_NODES:,} values", _mark_position(event.start_mark, source))
         if isinstance(event, CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                _fail_at("Y106", f"the file is nested more than {MAX_DEPTH} levels deep",
-                         _mark_position(event.start_mark, source))
+                _fail_at(
+                    "Y106",
+                    f"the file is nested more than {MAX_DEPTH} levels deep",
+                    _mark_position(event.start_mark, source),
+                )
         elif isinstance(event, ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
-            _fail_at("Y115", f"a value is longer than {MAX_SCALAR_CHARS:,} characters "
-                     f"({len(event.value):,})", _mark_position(event.start_mark, source))
+            _fail_at(
+                "Y115",
+                f"a value is longer than {MAX_SCALAR_CHARS:,} characters ({len(event.value):,})",
+                _mark_position(event.start_mark, source),
+            )
 
 
 # --------------------------------------------------------------------------- node pass
@@ -296,7 +314,7 @@ def _content_start(buffer: str, index: int, line: int, col: int, node: ScalarNod
                 while buffer[index] not in "\0" + _BREAK_CHARS:
                     index += 1
             elif char in _BREAK_CHARS:
-                index += 2 if buffer[index:index + 2] == "\r\n" else 1
+                index += 2 if buffer[index : index + 2] == "\r\n" else 1
                 line, col = line + 1, 0
             else:
                 break
@@ -337,14 +355,12 @@ class _Builder:
     def _check_tag(self, node: Node, expected: str, kind: str) -> None:
         # An explicit tag of another kind (`!!str [1]`) would silently change meaning.
         if node.tag != expected:
-            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on {kind}",
-                     self.where(node))
+            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on {kind}", self.where(node))
 
     def scalar(self, node: ScalarNode) -> Any:
         """A scalar typed by the safe resolver; non-JSON types stay as their text."""
         if node.tag in (_SEQ, _MAP):
-            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on a single value",
-                     self.where(node))
+            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on a single value", self.where(node))
         if node.tag not in _SCALAR_TAGS:
             return node.value  # an implicit timestamp, `=` or `<<`: JSON Schema needs text
         try:
@@ -362,8 +378,12 @@ class _Builder:
         key = self.scalar(node)
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             shown = "null" if key is None else repr(node.value)
-            _fail_at("Y110", f"a mapping key must be a name or a number, not {shown}", where,
-                     hint=f"quote it: \"{node.value}\"")
+            _fail_at(
+                "Y110",
+                f"a mapping key must be a name or a number, not {shown}",
+                where,
+                hint=f'quote it: "{node.value}"',
+            )
         return key
 
     def _mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
@@ -374,8 +394,7 @@ class _Builder:
             key_path = (*path, key)
             if key in result:
                 first = self.key_positions[key_path]
-                _fail_at("Y109", f"duplicate key {key!r} (first written at line {first.line})",
-                         where)
+                _fail_at("Y109", f"duplicate key {key!r} (first written at line {first.line})", where)
             self.key_positions[key_path] = where
             result[key] = self.build(value_node, key_path)
         return result
@@ -406,8 +425,7 @@ def parse_yaml(text: str, source: str = "<string>") -> Document:
     builder = _Builder(source)
     if not isinstance(root, MappingNode):
         kind = "a list" if isinstance(root, SequenceNode) else "a single value"
-        _fail_at("Y108", f"the top level must be a mapping of keys to values, not {kind}",
-                 builder.where(root))
+        _fail_at("Y108", f"the top level must be a mapping of keys to values, not {kind}", builder.where(root))
     data = builder.build(root, ())
     return Document(data, builder.positions, builder.key_positions, (source,))
 
@@ -421,8 +439,14 @@ def _decode(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8", errors="replace")
         line, col = _line_col(before, len(before))
-        _fail("Y116", f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})", source, line, col,
-              hint="save the file as UTF-8")
+        _fail(
+            "Y116",
+            f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+            source,
+            line,
+            col,
+            hint="save the file as UTF-8",
+        )
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -469,8 +493,12 @@ def _resolve_ref(ref: str | Path, base_dir: Path | None) -> Path:
     if isinstance(ref, str) and _is_name(ref):
         found = resources.catalogue_path(ref)
         if found is None:
-            _fail("Y101", f"no ruleset named {ref!r} in the catalogue", ref,
-                  hint=_did_you_mean(ref, resources.catalogue_names()))
+            _fail(
+                "Y101",
+                f"no ruleset named {ref!r} in the catalogue",
+                ref,
+                hint=_did_you_mean(ref, resources.catalogue_names()),
+            )
         return found
     path = Path(ref)
     return base_dir / path if base_dir is not None and not path.is_absolute() else path
@@ -493,14 +521,19 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
     if _is_name(value):
         found = resources.catalogue_path(value)
         if found is None:
-            _fail_at("Y111", f"extends: no ruleset named {value!r} in the catalogue", where,
-                     hint=_did_you_mean(value, resources.catalogue_names()))
+            _fail_at(
+                "Y111",
+                f"extends: no ruleset named {value!r} in the catalogue",
+                where,
+                hint=_did_you_mean(value, resources.catalogue_names()),
+            )
         return found
     # relative to the extending file, not the working directory; confined before it is touched
     target = check_reference(value, path, confinement, (where.source, where.line, where.col))
     if not target.is_file():
-        _fail_at("Y111", f"extends: cannot find {value!r} (looked for {target})", where,
-                 hint=_missing_path_hint(target))
+        _fail_at(
+            "Y111", f"extends: cannot find {value!r} (looked for {target})", where, hint=_missing_path_hint(target)
+        )
     return target
 
 
@@ -561,9 +594,13 @@ class _Chain:
         self.size += size
         self.values += len(doc.positions)
         if self.size > MAX_CHAIN_BYTES or self.values > MAX_CHAIN_NODES:
-            _fail_at("Y124", f"the extends chain is too large: together its files pass the limit of one file "
-                     f"({MAX_CHAIN_BYTES:,} bytes, {MAX_CHAIN_NODES:,} values)", where,
-                     hint="keep parents small; a chain is read as if it were one file")
+            _fail_at(
+                "Y124",
+                f"the extends chain is too large: together its files pass the limit of one file "
+                f"({MAX_CHAIN_BYTES:,} bytes, {MAX_CHAIN_NODES:,} values)",
+                where,
+                hint="keep parents small; a chain is read as if it were one file",
+            )
 
     def check_size(self, path: Path, where: Position) -> None:
         """Refuse a parent before reading it when its size alone passes the chain's limit."""
@@ -572,11 +609,17 @@ class _Chain:
         except OSError:
             return
         if self.size + size > MAX_CHAIN_BYTES:
-            _fail_at("Y124", f"the extends chain is too large: together its files pass {MAX_CHAIN_BYTES:,} bytes",
-                     where, hint="keep parents small; a chain is read as if it were one file")
+            _fail_at(
+                "Y124",
+                f"the extends chain is too large: together its files pass {MAX_CHAIN_BYTES:,} bytes",
+                where,
+                hint="keep parents small; a chain is read as if it were one file",
+            )
 
 
-def _load_chain(path: Path, chain: tuple[tuple[str, str], ...], budget: _Chain, doc: Document | None = None) -> Document:
+def _load_chain(
+    path: Path, chain: tuple[tuple[str, str], ...], budget: _Chain, doc: Document | None = None
+) -> Document:
     """Read ``path`` and its ``extends:`` ancestors; ``chain`` is (identity, name) of the children."""
     if doc is None:
         doc = _read_once(path)
@@ -589,11 +632,15 @@ def _load_chain(path: Path, chain: tuple[tuple[str, str], ...], budget: _Chain, 
     seen = [ident for ident, _ in here]
     where = doc.position(("extends",))
     if identity in seen:
-        names = [name for _, name in here[seen.index(identity):]] + [target.name]
+        names = [name for _, name in here[seen.index(identity) :]] + [target.name]
         _fail_at("Y112", "extends cycle: " + " -> ".join(names), where)
     if len(here) > MAX_EXTENDS:
-        _fail_at("Y113", f"extends chain is deeper than {MAX_EXTENDS} files", where,
-                 hint=" -> ".join(name for _, name in here[:3]) + " -> ...")
+        _fail_at(
+            "Y113",
+            f"extends chain is deeper than {MAX_EXTENDS} files",
+            where,
+            hint=" -> ".join(name for _, name in here[:3]) + " -> ...",
+        )
     budget.check_size(target, where)
     parent = _read_parent(target)
     budget.spend(parent, target, where)

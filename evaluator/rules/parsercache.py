@@ -62,7 +62,7 @@ def decode(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, dict) and len(value) == 1:
-        (tag, items), = value.items()
+        ((tag, items),) = value.items()
         if isinstance(items, list):
             if tag == "t":
                 return tuple(decode(item) for item in items)

@@ -19,12 +19,11 @@ import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Union
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
-from .cards import rank_token
 from ..core.errors import Diagnostic, PatternError, caret
+from .cards import rank_token
 from .parsercache import pattern_parser
 
 MAX_PATTERN_LENGTH = 500
@@ -132,7 +131,7 @@ class Not(Node):
     item: Pattern
 
 
-Pattern = Union[Shape, Run, Flush, Member, Compare, CategoryIs, AllOf, AnyOf, Not]
+Pattern = Shape | Run | Flush | Member | Compare | CategoryIs | AllOf | AnyOf | Not
 
 # --- parsing -------------------------------------------------------------------
 
@@ -247,8 +246,12 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def arg_option(self, name: Token, op: Token, value: Token) -> tuple[str, str, int, Token]:
         if str(op) != "=":
-            self._fail("P104", f"write run options as name=number, e.g. 'step=2', not {str(name)}{op}{value}", op.column or 1,
-                       "run takes a card count, wrap, step=N and flush")
+            self._fail(
+                "P104",
+                f"write run options as name=number, e.g. 'step=2', not {str(name)}{op}{value}",
+                op.column or 1,
+                "run takes a card count, wrap, step=N and flush",
+            )
         return ("option", str(name), name.column or 1, value)
 
     def _fail(self, code: str, message: str, col: int, hint: str | None = None) -> None:
@@ -262,7 +265,12 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         for kind, text, col, value in args:
             what = {"number": "count", "flush": "flush", "word": text, "option": text}[kind]
             if what in seen:
-                self._fail("P105", f"run names its {what} twice", col, "give each of a card count, wrap, step=N and flush at most once")
+                self._fail(
+                    "P105",
+                    f"run names its {what} twice",
+                    col,
+                    "give each of a card count, wrap, step=N and flush at most once",
+                )
             seen.add(what)
             if kind == "number":
                 length = int(text)
@@ -277,13 +285,23 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
                     self._fail("P109", f"'step' needs a number, not {str(value)!r}: write step=2", value.column or col)
                 step = int(str(value))
             else:
-                self._fail("P104", f"run does not know {text!r}", col, "run takes a card count, wrap, step=N and flush, e.g. 'run(4, flush)'")
+                self._fail(
+                    "P104",
+                    f"run does not know {text!r}",
+                    col,
+                    "run takes a card count, wrap, step=N and flush, e.g. 'run(4, flush)'",
+                )
         return Run(length, wrap, step, suited, arg_cols=tuple(a[2] for a in args), col=token.column or 1)
 
     def flush_with(self, token: Token, arg: tuple[str, str, int, Token]) -> Flush:
         kind, text, col, _ = arg
         if kind != "number":
-            self._fail("P108", f"flush(...) takes a number of cards, not {text!r}", col, "write e.g. 'flush(4)'; a straight flush of k cards is 'run(k, flush)'")
+            self._fail(
+                "P108",
+                f"flush(...) takes a number of cards, not {text!r}",
+                col,
+                "write e.g. 'flush(4)'; a straight flush of k cards is 'run(k, flush)'",
+            )
         return Flush(int(text), arg_cols=(col,), col=token.column or 1)
 
     def membership(self, term: Term, *items: Token | None) -> Member:
@@ -293,9 +311,15 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         ranks = []
         for item in tokens:
             if item.type == "NUMBER" and str(item) in ("2", "3", "4", "5", "6", "7", "8", "9", "10"):
-                item = Token("RANK", str(item), start_pos=item.start_pos, line=item.line, column=item.column)  # lexed as a number
+                item = Token(
+                    "RANK", str(item), start_pos=item.start_pos, line=item.line, column=item.column
+                )  # lexed as a number
             if item.type != "RANK":
-                self._fail("P106", f"{str(item)!r} is not a rank: a rank set lists ranks (2-9, 10, T, J, Q, K, A)", item.column or 1)
+                self._fail(
+                    "P106",
+                    f"{str(item)!r} is not a rank: a rank set lists ranks (2-9, 10, T, J, Q, K, A)",
+                    item.column or 1,
+                )
             ranks.append(rank_token(str(item)))
         return Member(term, tuple(ranks), rank_cols=tuple(item.column or 1 for item in tokens), col=term.col)
 
@@ -308,8 +332,14 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
             if side.kind == "count" and other.kind != "wilds":
                 # 0 and 1 are not ranks: without `wilds` they stay the syntax error they always were
                 raise PatternError(
-                    _diagnostic("P101", f"unexpected {side.text!r}", self.text + " ", side.col, self.where,
-                                "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards, as in 'wilds = 0'")
+                    _diagnostic(
+                        "P101",
+                        f"unexpected {side.text!r}",
+                        self.text + " ",
+                        side.col,
+                        self.where,
+                        "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards, as in 'wilds = 0'",
+                    )
                 )
         return Compare(left, str(op), right, col=left.col)
 
@@ -365,7 +395,13 @@ def parse_pattern(text: str, where: Where | None = None) -> Pattern:
         raise PatternError(_diagnostic("P103", "the pattern is empty", text or " ", 1, where))
     if len(text) > MAX_PATTERN_LENGTH:
         raise PatternError(
-            _diagnostic("P103", f"the pattern is {len(text)} characters long; the limit is {MAX_PATTERN_LENGTH}", text[:60], 1, where)
+            _diagnostic(
+                "P103",
+                f"the pattern is {len(text)} characters long; the limit is {MAX_PATTERN_LENGTH}",
+                text[:60],
+                1,
+                where,
+            )
         )
     try:
         tree = _parser().parse(text)
@@ -398,7 +434,9 @@ def _syntax_diagnostic(problem: UnexpectedInput, text: str, where: Where) -> Dia
             message = f"unexpected {str(token)!r}"
     else:
         message = "cannot read the pattern"
-    expected = sorted({_FRIENDLY_TOKENS.get(name, name.lower()) for name in getattr(problem, "expected", set()) or set()})
+    expected = sorted(
+        {_FRIENDLY_TOKENS.get(name, name.lower()) for name in getattr(problem, "expected", set()) or set()}
+    )
     hint = ("expected " + ", ".join(expected)) if expected else None
     return _diagnostic("P101", message, text + " ", col, where, hint)
 
@@ -443,7 +481,11 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             letters = [letter for letter, _ in node.groups]
             repeated = {letter for letter in letters if letters.count(letter) > 1}
             if repeated:
-                report("P202", f"variable {sorted(repeated)[0]} names two groups; distinct letters are distinct ranks", node.col)
+                report(
+                    "P202",
+                    f"variable {sorted(repeated)[0]} names two groups; distinct letters are distinct ranks",
+                    node.col,
+                )
             total = sum(size for _, size in node.groups)
             if total > context.hand_size:
                 report("P203", f"the shape needs {total} cards but a hand has {context.hand_size}", node.col)
@@ -469,8 +511,12 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
     def check_length(length: int, col: int, what: str) -> bool:
         if 2 <= length <= context.hand_size:
             return True
-        report("P215", f"a {what} of {length} card{'s' if length != 1 else ''} in a hand of {context.hand_size}: "
-               f"the count must be 2 to {context.hand_size}", col)
+        report(
+            "P215",
+            f"a {what} of {length} card{'s' if length != 1 else ''} in a hand of {context.hand_size}: "
+            f"the count must be 2 to {context.hand_size}",
+            col,
+        )
         return False
 
     def check_run(node: Run) -> None:
@@ -490,12 +536,16 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
     def check_member(node: Member, bound: frozenset[str]) -> None:
         term = node.term
         if term.kind not in ("variable", "top", "bottom", "all", "any"):
-            report("P219", f"only ranks can be in a rank set, and {term.text or term.kind!r} is not a rank", term.col,
-                   "use a variable, top, bottom, all or any, e.g. 'all in {J, Q, K}'")
+            report(
+                "P219",
+                f"only ranks can be in a rank set, and {term.text or term.kind!r} is not a rank",
+                term.col,
+                "use a variable, top, bottom, all or any, e.g. 'all in {J, Q, K}'",
+            )
             return
         check_term(term, bound, other=Term("rank", node.ranks[0]))
         seen: set[str] = set()
-        for rank, col in zip(node.ranks, node.rank_cols or (node.col,) * len(node.ranks)):
+        for rank, col in zip(node.ranks, node.rank_cols or (node.col,) * len(node.ranks), strict=False):
             if rank not in context.rank_symbols:
                 report("P208", f"rank {rank} is not in this deck ({' '.join(context.rank_symbols)})", col)
             elif rank in seen:
@@ -506,14 +556,26 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
         number = _wild_number(other)
         most = min(context.hand_size, len(context.suits))
         if number is None:
-            report("P217", "'suits' can only be compared with a number of suits", other.col if other.kind != "suits" else term.col,
-                   "write e.g. 'suits = 4' or 'suits <= 2'")
+            report(
+                "P217",
+                "'suits' can only be compared with a number of suits",
+                other.col if other.kind != "suits" else term.col,
+                "write e.g. 'suits = 4' or 'suits <= 2'",
+            )
         elif number > most:
-            report("P217", f"a hand of {context.hand_size} cards from {len(context.suits)} suits holds at most {most} suits, not {number}", other.col)
+            report(
+                "P217",
+                f"a hand of {context.hand_size} cards from {len(context.suits)} suits holds at most {most} suits, not {number}",
+                other.col,
+            )
 
     def check_category(name: str, col: int) -> None:
         if not context.allow_categories:
-            report("P205", f"category names ({name!r}) are allowed in qualifier, beats and plays_as, not in category patterns", col)
+            report(
+                "P205",
+                f"category names ({name!r}) are allowed in qualifier, beats and plays_as, not in category patterns",
+                col,
+            )
         elif name not in context.category_names:
             close = difflib.get_close_matches(name, context.category_names, n=1)
             report("P206", f"unknown category {name!r}", col, f"did you mean {close[0]!r}?" if close else None)
@@ -533,7 +595,12 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             if len(term.text) != 1:
                 report("P207", f"{term.text!r} is not a variable: compare one letter, e.g. {term.text[0]}", term.col)
             elif term.text not in bound:
-                report("P201", f"variable {term.text} is compared but no shape binds it", term.col, f"add a shape such as '{term.text}{term.text} Y Z W'")
+                report(
+                    "P201",
+                    f"variable {term.text} is compared but no shape binds it",
+                    term.col,
+                    f"add a shape such as '{term.text}{term.text} Y Z W'",
+                )
         elif term.kind == "rank":
             if term.text not in context.rank_symbols:
                 report("P208", f"rank {term.text} is not in this deck ({' '.join(context.rank_symbols)})", term.col)
@@ -544,7 +611,12 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             elif other.kind == "category":
                 check_category(term.text, term.col)
             else:
-                report("P210", f"{term.text!r} cannot be compared here", term.col, "compare names with 'category' or suits with 'suit'")
+                report(
+                    "P210",
+                    f"{term.text!r} cannot be compared here",
+                    term.col,
+                    "compare names with 'category' or suits with 'suit'",
+                )
         elif term.kind == "category" and not context.allow_categories:
             report("P205", "'category' is allowed in qualifier, beats and plays_as, not in category patterns", term.col)
 
@@ -556,7 +628,12 @@ def check_pattern(pattern: Pattern, context: PatternContext, text: str, where: W
             return
         number = _wild_number(other)
         if number is None:
-            report("P211", "'wilds' can only be compared with a number of wild cards", other.col, "write e.g. 'wilds = 4' or 'wilds >= 1'")
+            report(
+                "P211",
+                "'wilds' can only be compared with a number of wild cards",
+                other.col,
+                "write e.g. 'wilds = 4' or 'wilds >= 1'",
+            )
         elif number > context.hand_size:
             report("P213", f"a hand of {context.hand_size} cards cannot hold {number} wild cards", other.col)
 
@@ -598,7 +675,7 @@ class HandClass:
 
 
 Binding = dict[str, int]
-Matcher = Callable[[HandClass, Binding], Union[Binding, None]]
+Matcher = Callable[[HandClass, Binding], Binding | None]
 
 _OPERATORS: dict[str, Callable[[int, int], bool]] = {
     "=": lambda a, b: a == b,
@@ -624,7 +701,11 @@ def bind_shape(shape: Shape, hand: HandClass, hand_size: int, allow_missing: boo
         if not allow_missing:
             return None
         missing = len(sizes_needed) - len(sizes_held)
-        if missing <= 0 or sizes_held != sizes_needed[: len(sizes_held)] or any(s != 1 for s in sizes_needed[len(sizes_held) :]):
+        if (
+            missing <= 0
+            or sizes_held != sizes_needed[: len(sizes_held)]
+            or any(s != 1 for s in sizes_needed[len(sizes_held) :])
+        ):
             return None
         # only trailing kickers may be missing: every group of 2+ must be present
     available: dict[int, list[int]] = {}
@@ -650,11 +731,13 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
 
     def build(node: Pattern) -> Matcher:
         if isinstance(node, Shape):
+
             def match_shape(hand: HandClass, binding: Binding, node: Shape = node) -> Binding | None:
                 found = bind_shape(node, hand, context.hand_size, len(hand.ranks) < context.hand_size)
                 if found is None:
                     return None
                 return {**binding, **found}
+
             return match_shape
         if isinstance(node, Run):
             if node.plain:
@@ -663,12 +746,18 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
         if isinstance(node, Flush):
             if node.length is not None:
                 length = node.length
-                return lambda hand, binding: binding if any(len(ranks) >= length for _, ranks in hand.suited or ()) else None
+                return lambda hand, binding: (
+                    binding if any(len(ranks) >= length for _, ranks in hand.suited or ()) else None
+                )
             return lambda hand, binding: binding if hand.flush_suit is not None else None
         if isinstance(node, Member):
             return _compile_member(node, context)
         if isinstance(node, CategoryIs):
-            strength = len(context.category_names) - context.category_names.index(node.name) if node.name in context.category_names else -99
+            strength = (
+                len(context.category_names) - context.category_names.index(node.name)
+                if node.name in context.category_names
+                else -99
+            )
             return lambda hand, binding: binding if hand.category == strength else None
         if isinstance(node, Compare):
             return _compile_compare(node, context)
@@ -684,6 +773,7 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
                     if found is not None:
                         return found
                 return None
+
             return match_any
         # AllOf: shapes first, so comparisons see their bindings
         ordered = sorted(node.items, key=lambda item: 0 if isinstance(item, Shape) else 1)
@@ -696,13 +786,16 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
                 if current is None:
                     return None
             return current
+
         return match_all
 
     del allow_missing
     return build(pattern)
 
 
-def find_run(values: frozenset[int], length: int, step: int, wrap: bool, ace_low: bool, rank_count: int) -> tuple[int, int] | None:
+def find_run(
+    values: frozenset[int], length: int, step: int, wrap: bool, ace_low: bool, rank_count: int
+) -> tuple[int, int] | None:
     """The best run of ``length`` ranks ``step`` apart among rank ``values``: (top, bottom), or None.
 
     The ace (value ``rank_count - 1``) may sit below the lowest rank as -1 when
@@ -750,6 +843,7 @@ def _compile_run(node: Run, context: PatternContext) -> Matcher:
         if found is None:
             return None
         return {**binding, TOP: found[0], BOTTOM: found[1]}
+
     return match_run
 
 
@@ -765,6 +859,7 @@ def _compile_member(node: Member, context: PatternContext) -> Matcher:
             return None
         inside = [(ace if value == -1 else value) in allowed for value in values]
         return binding if (all(inside) if every else any(inside)) else None
+
     return match_member
 
 
@@ -791,6 +886,7 @@ def _compile_compare(node: Compare, context: PatternContext) -> Matcher:
         elif all(operator(a, b) for a in lefts for b in rights):
             return binding
         return None
+
     return match_compare
 
 

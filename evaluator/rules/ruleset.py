@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
 from .confine import Confinement, check_reference, is_catalogue_name, looks_like_ruleset, quiet_errors, user_roots
-from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
 from .load import Document, load_document, read_file
 from .patterns import (
     Matcher,
@@ -34,7 +34,6 @@ from .patterns import (
 )
 from .schema import check as check_schema
 from .templates import check_template
-
 
 MAX_DECK_CARDS = 8 * 52 + 2
 
@@ -246,7 +245,9 @@ class _Builder:
                 self.problems.append(diagnostic)
                 self.located.append((diagnostic.code, path))
 
-    def report(self, code: str, message: str, path: tuple[Any, ...], hint: str | None = None, *, key: bool = False) -> None:
+    def report(
+        self, code: str, message: str, path: tuple[Any, ...], hint: str | None = None, *, key: bool = False
+    ) -> None:
         position = self.document.key_position(path) if key else self.document.position(path)
         self.add([Diagnostic(code, message, position.source, position.line, position.col, "error", hint)], path)
 
@@ -339,7 +340,9 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         builder.report("R106", "with ace: both the ace must be the highest rank of deck.ranks", ("deck", "ranks"))
 
     order = list(data.get("order") or [])
-    definitions: dict[str, Any] = {name: spec for name, spec in (data.get("categories") or {}).items() if spec is not None}
+    definitions: dict[str, Any] = {
+        name: spec for name, spec in (data.get("categories") or {}).items() if spec is not None
+    }
     # categories the schema rejected: their names still hold their place in order
     unread = {name for name in order if builder.was_removed(("categories", name)) and name not in definitions}
     builder.broken |= unread
@@ -347,9 +350,16 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         if name not in definitions and name not in unread:
             builder.broken.add(name)
             close = difflib.get_close_matches(name, list(definitions), n=1)
-            builder.report("R101", f"order names category {name!r}, which is not defined", ("order", index), f"did you mean {close[0]!r}?" if close else None)
+            builder.report(
+                "R101",
+                f"order names category {name!r}, which is not defined",
+                ("order", index),
+                f"did you mean {close[0]!r}?" if close else None,
+            )
     if not order and not builder.was_removed(("order",)):
-        builder.report("R107", "order is empty: list the categories, highest first", ("order",) if "order" in data else ())
+        builder.report(
+            "R107", "order is empty: list the categories, highest first", ("order",) if "order" in data else ()
+        )
     known_order = tuple(name for name in order if name in definitions or name in unread)
     base_context = PatternContext(rank_symbols, suits, hand_size, ace_low_in_runs, known_order, allow_categories=False)
     category_context = base_context
@@ -358,7 +368,9 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         # A name misspelt in (or removed from) order leaves its category out of order:
         # a qualifier or beats: naming it is not blamed for that, but its meaning is unsure.
         names += tuple(sorted(set(definitions) - set(order)))
-        if names != known_order and (data.get("qualifier") or data.get("beats") or (data.get("wild") or {}).get("plays_as")):
+        if names != known_order and (
+            data.get("qualifier") or data.get("beats") or (data.get("wild") or {}).get("plays_as")
+        ):
             builder.located.append(("", ("order",)))
     names_context = PatternContext(rank_symbols, suits, hand_size, ace_low_in_runs, names, allow_categories=True)
 
@@ -386,7 +398,11 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
     suit_spec = data.get("suits") or {}
     suit_order = tuple(suit_spec.get("order") or suits)
     if sorted(suit_order) != sorted(suits) and not builder.touched(("suits", "order")):
-        builder.report("R108", f"suits.order ({' '.join(suit_order)}) must list each deck suit once ({' '.join(suits)})", ("suits", "order"))
+        builder.report(
+            "R108",
+            f"suits.order ({' '.join(suit_order)}) must list each deck suit once ({' '.join(suits)})",
+            ("suits", "order"),
+        )
     tiebreak = suit_spec.get("tiebreak", "none")
 
     beats = []
@@ -447,10 +463,19 @@ def _check_contiguous(builder: _Builder, deck_ranks: Sequence[str]) -> None:
     if positions != sorted(positions) or len(set(positions)) != len(positions):
         builder.report("R109", "deck.ranks must be listed low to high, each once", ("deck", "ranks"))
     elif positions and positions != list(range(positions[0], positions[0] + len(positions))):
-        builder.report("R109", "deck.ranks must be consecutive ranks (a stripped deck drops the low cards)", ("deck", "ranks"))
+        builder.report(
+            "R109", "deck.ranks must be consecutive ranks (a stripped deck drops the low cards)", ("deck", "ranks")
+        )
 
 
-def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[str], suits: Sequence[str], jokers: int, context: PatternContext) -> WildRules:
+def _build_wild(
+    builder: _Builder,
+    spec: dict[str, Any],
+    deck_ranks: Sequence[str],
+    suits: Sequence[str],
+    jokers: int,
+    context: PatternContext,
+) -> WildRules:
     cards: set[Card] = set()
     for index, text in enumerate(spec.get("cards") or []):
         try:
@@ -461,7 +486,11 @@ def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[st
         for card in parsed:
             if card.is_joker:
                 if card.joker_number > jokers:
-                    builder.report("R111", f"wild card {card} is not in the deck (deck.jokers is {jokers})", ("wild", "cards", index))
+                    builder.report(
+                        "R111",
+                        f"wild card {card} is not in the deck (deck.jokers is {jokers})",
+                        ("wild", "cards", index),
+                    )
             elif card.rank not in deck_ranks or card.suit not in suits:
                 builder.report("R111", f"wild card {card} is not in the deck", ("wild", "cards", index))
             cards.add(card)
@@ -470,7 +499,9 @@ def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[st
         if rank not in deck_ranks:
             builder.report("R111", f"wild rank {rank} is not in the deck", ("wild", "ranks", index))
     if spec.get("jokers") and jokers == 0:
-        builder.report("R112", "wild.jokers is true but the deck has no jokers", ("wild", "jokers"), "set deck.jokers: 1")
+        builder.report(
+            "R112", "wild.jokers is true but the deck has no jokers", ("wild", "jokers"), "set deck.jokers: 1"
+        )
     plays_as = spec.get("plays_as")
     plays_as_ranks = None
     plays_as_hands = None
@@ -478,7 +509,9 @@ def _build_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[st
         plays_as_ranks = frozenset(builder.ranks(plays_as.get("ranks") or [], ("wild", "plays_as", "ranks")))
         for index, symbol in enumerate(_rank_symbols(plays_as.get("ranks") or [])):
             if symbol is not None and symbol not in deck_ranks:
-                builder.report("R111", f"wild.plays_as rank {symbol} is not in the deck", ("wild", "plays_as", "ranks", index))
+                builder.report(
+                    "R111", f"wild.plays_as rank {symbol} is not in the deck", ("wild", "plays_as", "ranks", index)
+                )
         if plays_as.get("hands"):
             text = str(plays_as["hands"])
             compiled = builder.pattern(text, ("wild", "plays_as", "hands"), context)
@@ -520,9 +553,22 @@ def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) 
     if use_board is not None and use_board > board:
         builder.report("G101", f"use_board ({use_board}) is more than the {board} board cards", ("game", "use_board"))
     if use_hole is not None and use_board is not None and use_hole + use_board != hand_size:
-        builder.report("G102", f"use_hole + use_board ({use_hole} + {use_board}) must make a hand of {hand_size}", ("game",))
-    split = tuple(Split(str(item.get("name", f"half {i + 1}")), str(item.get("ruleset"))) for i, item in enumerate(spec.get("split") or []))
-    return Game(hole, board, use_hole, use_board, int(spec.get("boards", 1)), split, str(spec.get("odd_chip", "first_after_button")))
+        builder.report(
+            "G102", f"use_hole + use_board ({use_hole} + {use_board}) must make a hand of {hand_size}", ("game",)
+        )
+    split = tuple(
+        Split(str(item.get("name", f"half {i + 1}")), str(item.get("ruleset")))
+        for i, item in enumerate(spec.get("split") or [])
+    )
+    return Game(
+        hole,
+        board,
+        use_hole,
+        use_board,
+        int(spec.get("boards", 1)),
+        split,
+        str(spec.get("odd_chip", "first_after_button")),
+    )
 
 
 def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> None:
@@ -560,7 +606,11 @@ def load_rules(
     from ..core.resources import catalogue_path
 
     path = Path(ref) if not isinstance(ref, Path) else ref
-    resolved = catalogue_path(str(ref)) if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml")) else path
+    resolved = (
+        catalogue_path(str(ref))
+        if isinstance(ref, str) and "/" not in ref and not ref.endswith((".yaml", ".yml"))
+        else path
+    )
     file_path = resolved if resolved is not None else path
     try:
         stamp = file_path.stat().st_mtime
@@ -613,6 +663,13 @@ def load_split_half(document: Document, index: int, value: str) -> Rules:
     except PokerRulesError as problem:
         raise quiet_errors(problem, note) from None
     if not looks_like_ruleset(parsed.data):
-        raise error(LoadError, "Y121", "the file named by game.split is not a ruleset (its top level is not a mapping "
-                    "of ruleset keys); its content is not shown", str(target), 1, 1)
+        raise error(
+            LoadError,
+            "Y121",
+            "the file named by game.split is not a ruleset (its top level is not a mapping "
+            "of ruleset keys); its content is not shown",
+            str(target),
+            1,
+            1,
+        )
     return load_rules(target, root=confinement.roots)

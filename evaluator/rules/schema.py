@@ -124,7 +124,11 @@ def _type_of(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
     for kind, word in (
-        (dict, "a mapping"), (list, "a list"), (str, "text"), (int, "a whole number"), (float, "a number"),
+        (dict, "a mapping"),
+        (list, "a list"),
+        (str, "text"),
+        (int, "a whole number"),
+        (float, "a number"),
     ):
         if isinstance(value, kind):
             return word
@@ -148,7 +152,7 @@ def _hint_close(word: Any, choices: Iterable[str]) -> str | None:
 
 def _duplicate(items: list[Any]) -> Any:
     for i, item in enumerate(items):
-        for other in items[i + 1:]:
+        for other in items[i + 1 :]:
             if type(item) is type(other) and item == other:
                 return item
     return None
@@ -191,14 +195,16 @@ def _wrong_type(err: ValidationError, doc: Document, path: YamlPath) -> list[Dia
 def _not_allowed(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
     if err.validator == "pattern":
         pattern = _limit(err)
-        words = _PATTERN_WORDS.get(pattern) or (
-            _CARD_PATTERN_WORDS if "Xx" in pattern else f"text matching {pattern}"
-        )
+        words = _PATTERN_WORDS.get(pattern) or (_CARD_PATTERN_WORDS if "Xx" in pattern else f"text matching {pattern}")
         if _is_key_error(err):
-            return [_diag("S103", f"bad name {_show(_instance(err))} in {_where(path)}: use {words}",
-                          doc.key_position((*path, _instance(err))))]
-        return [_diag("S103", f"{_where(path)} cannot be {_show(_instance(err))}: use {words}",
-                      doc.position(path))]
+            return [
+                _diag(
+                    "S103",
+                    f"bad name {_show(_instance(err))} in {_where(path)}: use {words}",
+                    doc.key_position((*path, _instance(err))),
+                )
+            ]
+        return [_diag("S103", f"{_where(path)} cannot be {_show(_instance(err))}: use {words}", doc.position(path))]
     values = _limit(err) if err.validator == "enum" else [_limit(err)]
     allowed = _allowed(values)
     message = f"{_where(path)} cannot be {_show(_instance(err))}; allowed: {', '.join(allowed)}"
@@ -208,8 +214,7 @@ def _not_allowed(err: ValidationError, doc: Document, path: YamlPath) -> list[Di
 
 def _missing(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
     missing = [key for key in _limit(err) if key not in _instance(err)]
-    return [_diag("S104", f"{_where(path)} is missing the required key {key!r}", doc.position(path))
-            for key in missing]
+    return [_diag("S104", f"{_where(path)} is missing the required key {key!r}", doc.position(path)) for key in missing]
 
 
 def _other(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
@@ -228,8 +233,9 @@ def _other(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnost
         "minItems": lambda: f"{where} needs at least {limit} item{'s' * (limit != 1)}",
         "maxItems": lambda: f"{where} has too many items (at most {limit})",
         "uniqueItems": lambda: f"{where} lists {_show(_duplicate(value))} more than once",
-        "minLength": lambda: f"{where} must not be empty" if limit == 1
-        else f"{where} must be at least {limit} characters",
+        "minLength": lambda: (
+            f"{where} must not be empty" if limit == 1 else f"{where} must be at least {limit} characters"
+        ),
         "maxLength": lambda: f"{where} is too long (at most {limit} characters)",
         "maxProperties": lambda: f"{where} has too many entries (at most {limit})",
         "minProperties": lambda: f"{where} needs at least {limit} entr{'ies' if limit != 1 else 'y'}",
@@ -268,7 +274,8 @@ def _unreadable(err: ValidationError) -> list[tuple[Any, ...]]:
         allowed = _subschema(err).get("properties", {})
         patterns = list(_subschema(err).get("patternProperties", {}))
         return [
-            (*path, key) for key in _instance(err)
+            (*path, key)
+            for key in _instance(err)
             if key not in allowed and not (isinstance(key, str) and any(re.search(p, key) for p in patterns))
         ]
     if _is_key_error(err):

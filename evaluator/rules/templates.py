@@ -93,25 +93,42 @@ def check_template(template: str, pattern: Pattern, category: str, where: Where)
 
     found, bad = fields(template)
     for col, text in bad:
-        report("T104", f"{text!r} in the describe of {category!r} is not a field", col,
-               "a field is {NAME} or {NAME:plural}; braces are only for fields")
+        report(
+            "T104",
+            f"{text!r} in the describe of {category!r} is not a field",
+            col,
+            "a field is {NAME} or {NAME:plural}; braces are only for fields",
+        )
     bound = bound_variables(pattern)
     known = RANK_FIELDS + TEXT_FIELDS + tuple(VARIABLES)
     for field in found:
         if field.name not in known:
             close = difflib.get_close_matches(field.name, known, n=1)
-            report("T101", f"unknown field {field.text} in the describe of {category!r}", field.col,
-                   f"did you mean {{{close[0]}}}?" if close else "fields: " + ", ".join(RANK_FIELDS + TEXT_FIELDS)
-                   + " and the pattern's variables")
+            report(
+                "T101",
+                f"unknown field {field.text} in the describe of {category!r}",
+                field.col,
+                f"did you mean {{{close[0]}}}?"
+                if close
+                else "fields: " + ", ".join(RANK_FIELDS + TEXT_FIELDS) + " and the pattern's variables",
+            )
             continue
         if field.filter is not None and field.filter not in FILTERS:
             close = difflib.get_close_matches(field.filter, FILTERS, n=1)
-            report("T102", f"unknown filter {field.filter!r} in {field.text}", field.col + len(field.name) + 2,
-                   f"did you mean {close[0]!r}?" if close else "the only filter is 'plural'")
+            report(
+                "T102",
+                f"unknown filter {field.filter!r} in {field.text}",
+                field.col + len(field.name) + 2,
+                f"did you mean {close[0]!r}?" if close else "the only filter is 'plural'",
+            )
         elif field.filter is not None and field.name in TEXT_FIELDS:
             report("T105", f"{field.text}: {{{field.name}}} is not a rank, so it takes no filter", field.col)
         if field.name in VARIABLES and field.name not in bound:
             shown = ", ".join(sorted(bound)) if bound else "none"
-            report("T103", f"variable {field.name} in the describe of {category!r} is bound by no shape of its pattern "
-                   f"(variables bound: {shown})", field.col + 1)
+            report(
+                "T103",
+                f"variable {field.name} in the describe of {category!r} is bound by no shape of its pattern "
+                f"(variables bound: {shown})",
+                field.col + 1,
+            )
     return problems

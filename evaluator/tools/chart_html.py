@@ -144,7 +144,7 @@ def render_chart_html(result: ChartResult, comparison: ChartComparison | None = 
     title = "Starting-hand chart: " + " vs ".join(chart.ruleset for chart in charts)
     body = [f"<h1>{esc(title)}</h1>"]
     for chart in charts:
-        body.append(f"<h2>{esc(chart.ruleset)}</h2><p class=\"method\">{esc(method_text(chart))}</p>")
+        body.append(f'<h2>{esc(chart.ruleset)}</h2><p class="method">{esc(method_text(chart))}</p>')
         body.append(chart_svg(chart))
     if comparison is not None:
         body.append(

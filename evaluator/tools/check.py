@@ -51,11 +51,11 @@ from math import comb, factorial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..rules.cards import Card
+from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.safe_text import github_data, github_property, json_text, visible
+from ..rules.cards import Card
 from ..rules.work import pattern_factor
-from ..compiled.suitclasses import class_count, holdings, supported
 
 if TYPE_CHECKING:
     from ..rules.load import Document, Position
@@ -120,8 +120,9 @@ def collect_files(paths: Sequence[str]) -> tuple[list[tuple[Path, tuple[str, ...
         elif stat.S_ISREG(mode):
             files.append((path, ()))
         else:
-            problems.append(Diagnostic("Y101", "cannot read this: not a regular file (a pipe, a device or a socket)",
-                                       text, 1, 1))
+            problems.append(
+                Diagnostic("Y101", "cannot read this: not a regular file (a pipe, a device or a socket)", text, 1, 1)
+            )
     unique: dict[str, tuple[Path, tuple[str, ...]]] = {}
     for path, roots in files:
         unique.setdefault(os.path.normpath(path), (path, roots))
@@ -134,8 +135,15 @@ def _walk(top: Path, problems: list[Diagnostic] | None = None) -> list[Path]:
     def unreadable(problem: OSError) -> None:
         if problems is not None:
             where = str(problem.filename) if problem.filename is not None else str(top)
-            problems.append(Diagnostic("Y125", f"cannot read this folder ({problem.strerror or problem}); "
-                                       "its files are not checked", where, 1, 1))
+            problems.append(
+                Diagnostic(
+                    "Y125",
+                    f"cannot read this folder ({problem.strerror or problem}); its files are not checked",
+                    where,
+                    1,
+                    1,
+                )
+            )
 
     # os.walk does not follow symbolic links to folders, so a link loop cannot hang the search.
     for folder, subfolders, names in os.walk(top, onerror=unreadable):
@@ -154,11 +162,11 @@ def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
     ``roots`` are folders (besides the file's own) that its ``extends:`` and
     ``game.split`` paths may reach.
     """
-    from .examples import run_examples
     from ..rules.load import load_document
-    from .partial import doubts_of, readable_part
     from ..rules.ruleset import build_readable
     from ..ruleset import Ruleset
+    from .examples import run_examples
+    from .partial import doubts_of, readable_part
 
     source = str(path)
     try:
@@ -239,7 +247,9 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
 def _internal_error(bug: Exception, source: str) -> Diagnostic:
     """R199: a bug met while checking a file, reported like any other finding."""
     message = f"internal error while checking this file: {type(bug).__name__}: {bug}"[:300]
-    return Diagnostic("R199", message, source, 1, 1, "error", "this is a bug in pokerrules; please report it with the file")
+    return Diagnostic(
+        "R199", message, source, 1, 1, "error", "this is a bug in pokerrules; please report it with the file"
+    )
 
 
 def check_paths(
@@ -304,7 +314,9 @@ def _shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def _diagnostic(code: str, message: str, where: Position, severity: str = "error", hint: str | None = None) -> Diagnostic:
+def _diagnostic(
+    code: str, message: str, where: Position, severity: str = "error", hint: str | None = None
+) -> Diagnostic:
     return Diagnostic(code, message, where.source, where.line, where.col, severity, hint)
 
 
@@ -411,7 +423,8 @@ class _Linter:
         if not analysis.complete:
             where, note = _place(self.document, self.source, ("hand", "size"), ("hand",))
             why = (
-                f"the evaluator refuses some hands ({analysis.refused})" if analysis.refused
+                f"the evaluator refuses some hands ({analysis.refused})"
+                if analysis.refused
                 else f"the ruleset has too many hand classes to enumerate (more than the limit of {MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK:,} units of work)"
             )
             found.append(
@@ -440,7 +453,9 @@ class _Linter:
         from ..rules.patterns import PatternContext, Where, check_pattern, compile_pattern, parse_pattern
 
         rs = self.ruleset
-        context = PatternContext(rs.rank_symbols, rs.suits, rs.hand_size, self.engine.ace_low_in_runs, rs.category_names)
+        context = PatternContext(
+            rs.rank_symbols, rs.suits, rs.hand_size, self.engine.ace_low_in_runs, rs.category_names
+        )
         found: list[Diagnostic] = []
         budget = MAX_REASON_WORK
         for name, spec, where in _unused_definitions(self.document, self.source):
@@ -456,8 +471,15 @@ class _Linter:
                 continue  # meaningless in this deck (a rank it lacks...): cannot match a hand here
             budget -= len(analysis.landed) * self.factor
             if not analysis.complete or budget < 0:
-                found.append(_diagnostic("W101", f"category {name!r} is defined but not in order, so no hand is ever ranked as it",
-                                         where, "warning", hint))
+                found.append(
+                    _diagnostic(
+                        "W101",
+                        f"category {name!r} is defined but not in order, so no hand is ever ranked as it",
+                        where,
+                        "warning",
+                        hint,
+                    )
+                )
                 continue
             matcher = compile_pattern(pattern, context)
             hit = next((hc for hc in analysis.landed if matcher(hc, {}) is not None), None)
@@ -476,8 +498,8 @@ class _Linter:
 
     def _too_wide(self) -> list[Diagnostic]:
         """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
-        from ..core.errors import RulesetError
         from ..compiled.tables import card_model
+        from ..core.errors import RulesetError
 
         try:
             card_model(self.ruleset)
@@ -514,7 +536,9 @@ class _Linter:
         others = f" ({hole.count:,} hand classes in all)" if hole.count > 1 else ""
         catch_all = " ".join("XYZWVU"[: self.size]) if self.size <= 6 else None
         if full and catch_all:
-            hint = f"add a category that matches it, e.g. a catch-all high_card: {{pattern: \"{catch_all}\"}} last in order"
+            hint = (
+                f'add a category that matches it, e.g. a catch-all high_card: {{pattern: "{catch_all}"}} last in order'
+            )
         elif full:
             hint = "add a category that matches it, e.g. a catch-all last in order"
         else:
@@ -534,12 +558,17 @@ class _Linter:
         between hands (beats, games). The suit order is kept when it can matter: it
         picks the suit of an all-wild flush, which only `suit =` patterns see.
         """
-        data = {key: value for key, value in self.ruleset.data.items()
-                if key not in ("name", "title", "source", "examples", "extends", "$schema", "beats", "game", "suits")}
+        data = {
+            key: value
+            for key, value in self.ruleset.data.items()
+            if key not in ("name", "title", "source", "examples", "extends", "$schema", "beats", "game", "suits")
+        }
         categories = data.get("categories")
         if isinstance(categories, dict):
-            data["categories"] = {name: {k: v for k, v in spec.items() if k != "describe"} if isinstance(spec, dict) else spec
-                                  for name, spec in categories.items()}
+            data["categories"] = {
+                name: {k: v for k, v in spec.items() if k != "describe"} if isinstance(spec, dict) else spec
+                for name, spec in categories.items()
+            }
         if self.uses_wilds and self.engine.flush_needs_suit:
             data["suits"] = self.ruleset.suit_order
         # an analysis cut short by a lower limit must not be reused under a higher one
@@ -552,7 +581,9 @@ class _Linter:
         if cached is not None:
             return cached
         work = self._estimate()
-        analysis = _Analysis(work, work <= (MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK))
+        analysis = _Analysis(
+            work, work <= (MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK)
+        )
         if analysis.complete:
             self._enumerate(analysis)
         if len(_ANALYSES) >= _ANALYSIS_CACHE_SIZE:
@@ -622,7 +653,9 @@ class _Linter:
         else:
             self._enumerate_wild(analysis)
 
-    def _record(self, analysis: _Analysis, size: int, hand_class: HandClass | None, name: str | None, example: Sequence[Card]) -> None:
+    def _record(
+        self, analysis: _Analysis, size: int, hand_class: HandClass | None, name: str | None, example: Sequence[Card]
+    ) -> None:
         """Note where one class landed (``name``), or that it is a hole (``name`` None)."""
         if name is None:
             for hole in analysis.holes:
@@ -736,12 +769,10 @@ class _Linter:
                 return None
             return [card_of[v][suit] for v in combo]
         cards: list[Card] = []
-        index = 0
-        for value, count in sorted(Counter(combo).items(), reverse=True):
+        for index, (value, count) in enumerate(sorted(Counter(combo).items(), reverse=True)):
             options = self.natural_suits[value]
             start = index % len(options)  # rotate, so that different ranks take different suits
             cards += [card_of[value][options[(start + j) % len(options)]] for j in range(count)]
-            index += 1
         if mixed and len(cards) >= 2 and len({card.suit for card in cards}) == 1:
             cards = self._unsuit(cards)
         return cards if cards or not combo else None
@@ -755,7 +786,7 @@ class _Linter:
             for other in self.natural_suits[value]:
                 replacement = Card(card.rank, other)
                 if other != card.suit and used[replacement] < self.copies:
-                    return [*cards[:index], replacement, *cards[index + 1:]]
+                    return [*cards[:index], replacement, *cards[index + 1 :]]
         return []  # every card can only be of that suit: no mixed hand has these ranks
 
     # --- reachability ----------------------------------------------------------------------
@@ -773,15 +804,26 @@ class _Linter:
             # Finding the reason costs a match per class and earlier category: bounded too.
             cost = len(analysis.landed) * (1 + len(earlier)) * self.factor
             if cost > budget:
-                found.append(_diagnostic("W102", f"category {category.name!r} is unreachable: no hand lands in it{note}",
-                                         where, "warning", f"remove {category.name!r} from order"))
+                found.append(
+                    _diagnostic(
+                        "W102",
+                        f"category {category.name!r} is unreachable: no hand lands in it{note}",
+                        where,
+                        "warning",
+                        f"remove {category.name!r} from order",
+                    )
+                )
                 continue
             budget -= cost
             matched = [hc for hc in analysis.landed if category.matcher(hc, {}) is not None]
             wild_words = "wild cards always make a better hand" if self.uses_wilds else ""
             if not matched:
                 reason, hint = self._no_match_reason(category)
-                found.append(_diagnostic("W102", f"category {category.name!r} is unreachable: {reason}{note}", where, "warning", hint))
+                found.append(
+                    _diagnostic(
+                        "W102", f"category {category.name!r} is unreachable: {reason}{note}", where, "warning", hint
+                    )
+                )
                 continue
             covering = [e for e in earlier if all(e.matcher(hc, {}) is not None for hc in matched)]
             if covering:
@@ -827,8 +869,11 @@ class _Linter:
                 f"remove {category.name!r} from order, or add wild cards or packs (deck.copies)",
             )
         if self.uses_wilds:
-            return ("no hand is ever played as it: no natural hand matches its pattern, "
-                    "and wild cards always make a better hand", f"remove {category.name!r} from order")
+            return (
+                "no hand is ever played as it: no natural hand matches its pattern, "
+                "and wild cards always make a better hand",
+                f"remove {category.name!r} from order",
+            )
         return ("no hand this deck can deal matches its pattern", f"remove {category.name!r} from order")
 
     def _example_of(self, hand_class: HandClass) -> str:
@@ -877,4 +922,3 @@ def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
             )
         return "".join(line + "\n" for line in lines)
     return "".join(str(d) + "\n" for d in diagnostics)
-

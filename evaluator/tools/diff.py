@@ -55,8 +55,10 @@ from itertools import chain, combinations, combinations_with_replacement
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..rules.cards import Card
+from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.errors import PokerRulesError, UsageError
+from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
+from ..rules.cards import Card
 from .diff_basis import common_deck, rules_fingerprint
 from .diff_types import (
     CategoryStat,
@@ -71,8 +73,6 @@ from .diff_types import (
     share_sentence,
 )
 from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
-from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
-from ..compiled.suitclasses import class_count, holdings, supported
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -118,7 +118,11 @@ def _game_text(ruleset: Ruleset) -> str:
     game = ruleset.game
     if game is None:
         return "none (a hand is all the cards held)"
-    use = "any" if game.use_hole is None and game.use_board is None else f"{game.use_hole or 0} hole + {game.use_board or 0} board"
+    use = (
+        "any"
+        if game.use_hole is None and game.use_board is None
+        else f"{game.use_hole or 0} hole + {game.use_board or 0} board"
+    )
     text = f"{game.hole} hole, {game.board} board, use {use}"
     if game.boards > 1:
         text += f", {game.boards} boards"
@@ -141,12 +145,16 @@ def settings(a: Ruleset, b: Ruleset) -> tuple[Setting, ...]:
         row("packs", lambda r: str(r.copies)),
         row("ace", lambda r: r.ace),
         row("direction", lambda r: f"{r.direction} (the {'highest' if r.direction == 'high' else 'lowest'} hand wins)"),
-        row("hand size", lambda r: str(r.hand_size) + (f" (at least {r.hand_min})" if r.hand_min != r.hand_size else "")),
+        row(
+            "hand size", lambda r: str(r.hand_size) + (f" (at least {r.hand_min})" if r.hand_min != r.hand_size else "")
+        ),
         row("wild cards", _wild_text),
         row("natural beats wild", lambda r: "yes" if r.natural_beats_wild else "no"),
         row("suit order", lambda r: " > ".join(r.suit_order)),
         row("suit tie-break", lambda r: r.tiebreak),
-        row("beats exceptions", lambda r: "; ".join(f"{x.winner.text} beats {x.loser.text}" for x in r.beats) or "none"),
+        row(
+            "beats exceptions", lambda r: "; ".join(f"{x.winner.text} beats {x.loser.text}" for x in r.beats) or "none"
+        ),
         row("qualifier", lambda r: r.qualifier.text if r.qualifier is not None else "none"),
         row("game", _game_text),
     )
@@ -342,7 +350,9 @@ def find_flip_example(
     winner_a, winner_b = pair
     firsts = sorted(found.get(winner_a, []), key=lambda r: r[2].strength, reverse=True)[:EXAMPLE_TRIES]
     seconds = sorted(found.get(winner_b, []), key=lambda r: r[2].strength)[:EXAMPLE_TRIES]
-    tries = sorted(((i, j) for i in range(len(firsts)) for j in range(len(seconds))), key=lambda ij: (ij[0] + ij[1], ij[0]))
+    tries = sorted(
+        ((i, j) for i in range(len(firsts)) for j in range(len(seconds))), key=lambda ij: (ij[0] + ij[1], ij[0])
+    )
     for i, j in tries:
         first, second = firsts[i][0], seconds[j][0]
         if not _disjoint(first, second, deck):
@@ -350,7 +360,9 @@ def find_flip_example(
         text_first, text_second = _cards_text(first), _cards_text(second)
         verdict_a, verdict_b = a.compare(text_first, text_second), b.compare(text_first, text_second)
         if verdict_a == 1 and verdict_b == -1:
-            return Flip(winner_a, winner_b, (_example_hand(first, a, b), _example_hand(second, a, b)), verdict_a, verdict_b)
+            return Flip(
+                winner_a, winner_b, (_example_hand(first, a, b), _example_hand(second, a, b)), verdict_a, verdict_b
+            )
     return Flip(winner_a, winner_b, None)
 
 
@@ -464,13 +476,19 @@ def _order_rows(diff: Diff) -> list[list[str]]:
 def _flip_lines(diff: Diff) -> list[str]:
     lines = []
     for flip in diff.flips:
-        lines.append(f"  {flip.winner_a} > {flip.winner_b} in {diff.a.name}, {flip.winner_b} > {flip.winner_a} in {diff.b.name}")
+        lines.append(
+            f"  {flip.winner_a} > {flip.winner_b} in {diff.a.name}, {flip.winner_b} > {flip.winner_a} in {diff.b.name}"
+        )
         if flip.example is None:
             lines.append("    (no example: the cards both decks hold cannot make this pair in both rulesets)")
             continue
         first, second = flip.example
-        lines.append(f"    {' '.join(first.cards)}  ({first.description_b})  vs  {' '.join(second.cards)}  ({second.description_b})")
-        lines.append(f"    {diff.a.name}: the {first.category.replace('_', ' ')} wins; {diff.b.name}: the {second.category.replace('_', ' ')} wins  (verified with compare)")
+        lines.append(
+            f"    {' '.join(first.cards)}  ({first.description_b})  vs  {' '.join(second.cards)}  ({second.description_b})"
+        )
+        lines.append(
+            f"    {diff.a.name}: the {first.category.replace('_', ' ')} wins; {diff.b.name}: the {second.category.replace('_', ' ')} wins  (verified with compare)"
+        )
     return lines
 
 
@@ -478,7 +496,9 @@ def _showdown_lines(diff: Diff) -> list[str]:
     share = diff.showdowns
     lines = [f"  {share_sentence(share).split(': ', 1)[1]}"]
     if share.method in ("exact", "sampled"):
-        lines.append(f"  ({share.cards} cards to each player from the {share.common_deck} cards both decks hold; a tie that becomes a win counts as a change)")
+        lines.append(
+            f"  ({share.cards} cards to each player from the {share.common_deck} cards both decks hold; a tie that becomes a win counts as a change)"
+        )
     verdict = {1: "first wins", -1: "second wins", 0: "tie"}
     for deal in share.examples:
         lines.append(
@@ -496,15 +516,34 @@ def render_text(diff: Diff) -> str:
     lines = [f"pokerrules diff {diff.a.name} {diff.b.name}  ({diff.cards}-card hands)", ""]
     lines += [f"* {line}" for line in diff.summary()]
     lines += ["", "Decks and rules (* differs)"]
-    rows = [["", diff.a.name, diff.b.name]] + [[("* " if s.differs else "  ") + s.name, s.a, s.b] for s in diff.settings]
+    rows = [["", diff.a.name, diff.b.name]] + [
+        [("* " if s.differs else "  ") + s.name, s.a, s.b] for s in diff.settings
+    ]
     lines += _table(rows)
     lines += ["", f"Category order, highest first, with {diff.cards}-card frequencies"]
     lines += _table(_order_rows(diff))
-    lines += ["", f"Category order flips ({len(diff.flips)}): categories that win in {diff.a.name} and lose in {diff.b.name}"]
-    lines += _flip_lines(diff) or ["  none: the categories both rulesets have keep their order (flips of every kind: see Flips by cause)"]
+    lines += [
+        "",
+        f"Category order flips ({len(diff.flips)}): categories that win in {diff.a.name} and lose in {diff.b.name}",
+    ]
+    lines += _flip_lines(diff) or [
+        "  none: the categories both rulesets have keep their order (flips of every kind: see Flips by cause)"
+    ]
     if diff.reclassified:
         lines += ["", f"Same cards, another category ({len(diff.reclassified)}), in the cards both decks hold"]
-        lines += _table([[r.category_a, "→", r.category_b, classes_text(r.classes), "e.g. " + " ".join(r.example.cards), f"({r.example.description_b})"] for r in diff.reclassified])
+        lines += _table(
+            [
+                [
+                    r.category_a,
+                    "→",
+                    r.category_b,
+                    classes_text(r.classes),
+                    "e.g. " + " ".join(r.example.cards),
+                    f"({r.example.description_b})",
+                ]
+                for r in diff.reclassified
+            ]
+        )
     if diff.flip_causes is not None:
         lines += ["", *census_lines(diff.flip_causes, diff.a.name, diff.b.name)]
     for breakdown in diff.lowball:

@@ -168,7 +168,9 @@ def _deck_change(diff: Diff) -> str | None:
 
 def _summary(diff: Diff) -> list[str]:
     if diff.identical:
-        return [f"No difference: {diff.a.name} and {diff.b.name} have the same deck, rules and category order; no showdown changes its winner."]
+        return [
+            f"No difference: {diff.a.name} and {diff.b.name} have the same deck, rules and category order; no showdown changes its winner."
+        ]
     lines = []
     deck = _deck_change(diff)
     if deck:
@@ -180,14 +182,19 @@ def _summary(diff: Diff) -> list[str]:
     if diff.only_b:
         lines.append(f"only in {diff.b.name}: {', '.join(diff.only_b)}")
     lines.extend(f"{name} is defined differently: {pa!r} → {pb!r}" for name, pa, pb in diff.pattern_changes)
-    lines.extend(f"{f.winner_a} beats {f.winner_b} in {diff.a.name}; {f.winner_b} beats {f.winner_a} in {diff.b.name}" for f in diff.flips)
+    lines.extend(
+        f"{f.winner_a} beats {f.winner_b} in {diff.a.name}; {f.winner_b} beats {f.winner_a} in {diff.b.name}"
+        for f in diff.flips
+    )
     lines.extend(
         f"{' '.join(r.example.cards)} is {r.category_a} in {diff.a.name} but {r.category_b} in {diff.b.name}"
         + (f" (and {classes_text(r.classes - 1)} more like it)" if r.classes > 1 else "")
         for r in diff.reclassified[:SUMMARY_RECLASSIFIED]
     )
     if len(diff.reclassified) > SUMMARY_RECLASSIFIED:
-        lines.append(f"... and {len(diff.reclassified) - SUMMARY_RECLASSIFIED} more category changes of the same cards (see below)")
+        lines.append(
+            f"... and {len(diff.reclassified) - SUMMARY_RECLASSIFIED} more category changes of the same cards (see below)"
+        )
     if diff.flip_causes is not None:
         lines.extend(cause_summary(diff.flip_causes))
     games = diff.game_showdowns
@@ -223,7 +230,12 @@ def classes_text(classes: int) -> str:
 
 
 def _example_dict(hand: ExampleHand) -> dict[str, Any]:
-    return {"cards": list(hand.cards), "category": hand.category, "description_a": hand.description_a, "description_b": hand.description_b}
+    return {
+        "cards": list(hand.cards),
+        "category": hand.category,
+        "description_a": hand.description_a,
+        "description_b": hand.description_b,
+    }
 
 
 def _as_dict(diff: Diff) -> dict[str, Any]:
@@ -238,7 +250,13 @@ def _as_dict(diff: Diff) -> dict[str, Any]:
         "settings": [{"name": s.name, "a": s.a, "b": s.b, "differs": s.differs} for s in diff.settings],
         "categories": {
             side: [
-                {"name": c.name, "position": c.position, "pattern": c.pattern, "count": c.count, "probability": c.probability}
+                {
+                    "name": c.name,
+                    "position": c.position,
+                    "pattern": c.pattern,
+                    "count": c.count,
+                    "probability": c.probability,
+                }
                 for c in order
             ]
             for side, order in (("a", diff.order_a), ("b", diff.order_b))
@@ -262,7 +280,12 @@ def _as_dict(diff: Diff) -> dict[str, Any]:
             for flip in diff.flips
         ],
         "reclassified": [
-            {"category_a": r.category_a, "category_b": r.category_b, "classes": r.classes, "example": _example_dict(r.example)}
+            {
+                "category_a": r.category_a,
+                "category_b": r.category_b,
+                "classes": r.classes,
+                "example": _example_dict(r.example),
+            }
             for r in diff.reclassified
         ],
         "flip_causes": None if diff.flip_causes is None else diff.flip_causes.as_dict(),

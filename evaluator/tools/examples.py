@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..rules.cards import parse_cards, tokenize
+from ..compiled.fasthand import showdown
 from ..core.errors import Diagnostic, PokerRulesError
 from ..engine.evaluate import MAX_SUBSETS
-from ..compiled.fasthand import showdown
 from ..engine.showdown import best_hand
+from ..rules.cards import parse_cards, tokenize
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -76,15 +76,30 @@ def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnosti
         source = example_source(ruleset, example)
         work = example_work(ruleset, example.value)
         if work > MAX_SUBSETS:
-            problems.append(Diagnostic(
-                "R120", f"this example needs {work:,} hands tried to find the best ones; the limit is {MAX_SUBSETS:,}",
-                source, example.line, example.col, hint=f"give at most a few more cards than a hand ({ruleset.hand_size})"))
+            problems.append(
+                Diagnostic(
+                    "R120",
+                    f"this example needs {work:,} hands tried to find the best ones; the limit is {MAX_SUBSETS:,}",
+                    source,
+                    example.line,
+                    example.col,
+                    hint=f"give at most a few more cards than a hand ({ruleset.hand_size})",
+                )
+            )
             continue
         if spent + work > MAX_EXAMPLES_WORK:
-            problems.append(Diagnostic(
-                "W120", f"this example and the ones after it are not run: the examples together need more than "
-                f"{MAX_EXAMPLES_WORK:,} hands tried", source, example.line, example.col, "warning",
-                "use fewer cards in the examples"))
+            problems.append(
+                Diagnostic(
+                    "W120",
+                    f"this example and the ones after it are not run: the examples together need more than "
+                    f"{MAX_EXAMPLES_WORK:,} hands tried",
+                    source,
+                    example.line,
+                    example.col,
+                    "warning",
+                    "use fewer cards in the examples",
+                )
+            )
             break
         spent += work
         hands: list[Hand | None] = []
@@ -187,7 +202,10 @@ def _run_text(ruleset: Ruleset, text: str, seen: list[Hand | None]) -> tuple[str
                 "\n".join("    " + line for line in why.splitlines()),
             )
         return None
-    return ("E102", f"cannot read example {text!r}: write 'HAND > HAND', 'HAND < HAND', 'HAND = HAND' or 'HAND is CATEGORY'")
+    return (
+        "E102",
+        f"cannot read example {text!r}: write 'HAND > HAND', 'HAND < HAND', 'HAND = HAND' or 'HAND is CATEGORY'",
+    )
 
 
 def _verb(outcome: int) -> str:

@@ -42,7 +42,6 @@ Every example pair shown has been re-read from its card strings and checked
 with ``A.compare`` (1) and ``B.compare`` (-1).
 """
 
-
 from __future__ import annotations
 
 import math

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .flip_types import CAUSE_TITLES, FlipCensus, FlipGroup
 from ..core.stats_math import percent_text
+from .flip_types import CAUSE_TITLES, FlipCensus, FlipGroup
 
 GROUPS_SHOWN = 8  # groups listed per cause in the text report
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..rules.cards import Card
 from ..core.stats_math import Z_95, wilson_interval
+from ..rules.cards import Card
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset

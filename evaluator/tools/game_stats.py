@@ -133,7 +133,9 @@ def _best(
     """Best value per deal and the card ids that make it."""
     deals = ids.shape[0]
     hands = ids[:, subsets]  # (deals, subsets, size)
-    values = np.asarray(ruleset_ranker(half).rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(deals, subsets.shape[0])
+    values = np.asarray(ruleset_ranker(half).rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(
+        deals, subsets.shape[0]
+    )
     best = values.argmax(axis=1)
     return values[np.arange(deals), best], hands[np.arange(deals), best]
 

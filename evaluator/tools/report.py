@@ -26,10 +26,26 @@ from .report_sections import EXTRA_STYLE, cause_sections, game_html, lowball_htm
 from .showdown_share import ChangedDeal
 
 PALETTE = (
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#1f3a93", "#8c564b", "#17becf",
-    "#bcbd22", "#7f3c8d", "#d62728", "#2ca02c", "#ff7f0e", "#393b79",
-    "#637939", "#e7969c",
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#1f3a93",
+    "#8c564b",
+    "#17becf",
+    "#bcbd22",
+    "#7f3c8d",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#393b79",
+    "#637939",
+    "#e7969c",
 )  # fmt: skip  (20 distinct colours: one per shared category, the same on both sides)
 LABEL_CHAR = 7.4  # px per character of a 13 px chart label (wide enough for bold system fonts)
 ONLY_ONE_SIDE = "#b8b8b8"
@@ -148,8 +164,12 @@ def bar_chart(order: Sequence[CategoryStat], colours: dict[str, str], floor: int
     bottom = CHART_TOP + CHART_ROW * len(order)
     for exponent in range(floor, 1):
         x = label_width + (exponent - floor) / span * CHART_BARS
-        parts.append(f'<line x1="{x:.1f}" y1="{CHART_TOP - 4}" x2="{x:.1f}" y2="{bottom}" stroke="#e3e6ec" stroke-width="1"/>')
-        parts.append(f'<text x="{x:.1f}" y="{bottom + 16}" font-size="10" fill="#7a8294" text-anchor="middle">{_superscript(exponent)}</text>')
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{CHART_TOP - 4}" x2="{x:.1f}" y2="{bottom}" stroke="#e3e6ec" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{x:.1f}" y="{bottom + 16}" font-size="10" fill="#7a8294" text-anchor="middle">{_superscript(exponent)}</text>'
+        )
     for index, stat in enumerate(order):
         y = CHART_TOP + index * CHART_ROW
         weight = "700" if stat.name in moved else "400"
@@ -165,7 +185,9 @@ def bar_chart(order: Sequence[CategoryStat], colours: dict[str, str], floor: int
         parts.append(
             f'<text x="{label_width + bar + 6:.1f}" y="{y + 17}" font-size="11" fill="#454d5e">{esc(odds_text(stat.probability))}</text>'
         )
-    parts.append(f'<line x1="{label_width}" y1="{CHART_TOP - 4}" x2="{label_width}" y2="{bottom}" stroke="#9aa1b0" stroke-width="1"/>')
+    parts.append(
+        f'<line x1="{label_width}" y1="{CHART_TOP - 4}" x2="{label_width}" y2="{bottom}" stroke="#9aa1b0" stroke-width="1"/>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -174,7 +196,9 @@ def orders_html(diff: Diff) -> str:
     """The two category orders side by side, each with its chart."""
     colours = category_colours(diff)
     floor = log_floor(diff)
-    moved = {name for flip in diff.flips for name in (flip.winner_a, flip.winner_b)} | set(diff.only_a) | set(diff.only_b)
+    moved = (
+        {name for flip in diff.flips for name in (flip.winner_a, flip.winner_b)} | set(diff.only_a) | set(diff.only_b)
+    )
     panels = []
     direction = {row.name: (row.a, row.b) for row in diff.settings}.get("direction", ("high", "high"))
     for side, order, way in ((diff.a, diff.order_a, direction[0]), (diff.b, diff.order_b, direction[1])):
@@ -307,9 +331,13 @@ def render_html(diff: Diff) -> str:
         sections += cause_sections(diff.flip_causes, diff.a.name, diff.b.name)
     if diff.reclassified:
         sections.append(("Same cards, another category", reclassified_html(diff)))
-    sections += [(f"Lowball: {esc(table.ruleset)} by top card, best first", lowball_html(table)) for table in diff.lowball]
+    sections += [
+        (f"Lowball: {esc(table.ruleset)} by top card, best first", lowball_html(table)) for table in diff.lowball
+    ]
     if diff.game_showdowns is not None:
-        sections.append(("Game deals: the share of the pot that moves", game_html(diff.game_showdowns, diff.a.name, diff.b.name)))
+        sections.append(
+            ("Game deals: the share of the pot that moves", game_html(diff.game_showdowns, diff.a.name, diff.b.name))
+        )
     else:
         sections.append(("Heads-up showdowns whose winner changes", showdowns_html(diff)))
     sections.append(("Decks and rules", settings_html(diff)))

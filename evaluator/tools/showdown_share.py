@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, TextIO
 
-from ..rules.cards import Card
 from ..core.errors import PokerRulesError
 from ..core.stats_math import wilson_interval
+from ..rules.cards import Card
 from .diff_basis import common_deck, rules_fingerprint
 
 if TYPE_CHECKING:

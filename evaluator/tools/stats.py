@@ -37,8 +37,8 @@ from .game_stats import needs_game_sampling
 from .stats_format import format_odds, format_probability
 
 if TYPE_CHECKING:
-    from .lowball import LowBreakdown
     from ..ruleset import Ruleset
+    from .lowball import LowBreakdown
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -205,9 +205,7 @@ def stats_table(ruleset: Ruleset, cards: int | None = None, progress: Progress |
     """
     dealt = default_cards(ruleset) if cards is None else cards
     counting = count(ruleset, dealt, progress)
-    rows = [
-        StatsRow(name, number, counting.deals, counting.distinct[name]) for name, number in counting.counts.items()
-    ]
+    rows = [StatsRow(name, number, counting.deals, counting.distinct[name]) for name, number in counting.counts.items()]
     table = StatsTable(
         ruleset=ruleset.name,
         title=ruleset.title,
@@ -255,7 +253,9 @@ def rarity_notes(table: StatsTable) -> list[Note]:
             reasons.append(f"the best {table.hand_size} of {table.cards} cards")
         if reasons:
             why = " and ".join(reasons)
-            message = f"with {why}, frequency no longer follows the order of the categories: this is expected, not an error"
+            message = (
+                f"with {why}, frequency no longer follows the order of the categories: this is expected, not an error"
+            )
         else:
             message = "with this deck, frequency does not follow the order of the categories everywhere: a remark, not an error"
         notes.append(Note("context", message))
@@ -268,9 +268,19 @@ def _other_notes(ruleset: Ruleset, table: StatsTable, defaulted: bool) -> list[N
     if impossible:
         notes.append(Note("impossible", f"never dealt with {table.cards} cards of this deck: {', '.join(impossible)}"))
     if table.unplayable:
-        notes.append(Note("unplayable", f"{table.unplayable:,} deals make no hand (a card that cannot play, or no category matches)"))
+        notes.append(
+            Note(
+                "unplayable",
+                f"{table.unplayable:,} deals make no hand (a card that cannot play, or no category matches)",
+            )
+        )
     game = ruleset.game
-    if defaulted and game is not None and table.cards == ruleset.hand_size and (game.use_hole is not None or game.use_board is not None):
+    if (
+        defaulted
+        and game is not None
+        and table.cards == ruleset.hand_size
+        and (game.use_hole is not None or game.use_board is not None)
+    ):
         notes.append(
             Note(
                 "game",
@@ -289,7 +299,10 @@ def _other_notes(ruleset: Ruleset, table: StatsTable, defaulted: bool) -> list[N
 def render_text(table: StatsTable) -> str:
     """The table for people: aligned columns, then the notes."""
     header = ("category", "count", "probability", "odds", "distinct")
-    body = [(row.category, f"{row.count:,}", format_probability(row.probability), row.odds_text, f"{row.distinct:,}") for row in table.rows]
+    body = [
+        (row.category, f"{row.count:,}", format_probability(row.probability), row.odds_text, f"{row.distinct:,}")
+        for row in table.rows
+    ]
     if table.unplayable:
         body.append((NO_HAND, f"{table.unplayable:,}", format_probability(table.unplayable / table.deals), "", ""))
     body.append(("total", f"{table.deals:,}", "100.0%", "", f"{table.distinct_total:,}"))
@@ -297,11 +310,15 @@ def render_text(table: StatsTable) -> str:
 
     def line(cells: tuple[str, ...]) -> str:
         first = cells[0].ljust(widths[0])
-        rest = [cell.rjust(width) for cell, width in zip(cells[1:], widths[1:])]
+        rest = [cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=False)]
         return "  ".join([first, *rest]).rstrip()
 
     best = f" (the best {table.hand_size} play)" if table.cards > table.hand_size else ""
-    lines = [f"{table.ruleset}: {table.title}", f"{table.cards}-card deals from {table.deck_size} cards{best}: {table.deals:,}", ""]
+    lines = [
+        f"{table.ruleset}: {table.title}",
+        f"{table.cards}-card deals from {table.deck_size} cards{best}: {table.deals:,}",
+        "",
+    ]
     lines.append(line(header))
     lines.extend(line(cells) for cells in body)
     if table.lowball is not None:
@@ -320,7 +337,9 @@ def render_csv(table: StatsTable) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["category", "count", "probability", "odds", "distinct_values"])
     for row in table.rows:
-        writer.writerow([row.category, row.count, repr(row.probability), "" if row.odds is None else repr(row.odds), row.distinct])
+        writer.writerow(
+            [row.category, row.count, repr(row.probability), "" if row.odds is None else repr(row.odds), row.distinct]
+        )
     if table.unplayable:
         writer.writerow([NO_HAND, table.unplayable, repr(table.unplayable / table.deals), "", ""])
     writer.writerow(["total", table.deals, "1.0", "1.0", table.distinct_total])
@@ -341,7 +360,9 @@ class ProgressBar:
     Call it with the fraction done; :meth:`close` erases the line if it was drawn.
     """
 
-    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, label: str, stream: TextIO | None = None, delay: float = 1.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.label = label
         self.stream = sys.stderr if stream is None else stream
         self.delay = delay

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 def format_odds(odds: float | None) -> str:
-    """"1 in X" with X rounded for reading.
+    """ "1 in X" with X rounded for reading.
 
     >>> format_odds(649740.0), format_odds(1.9953), format_odds(None)
     ('1 in 649,740', '1 in 2.00', 'never')

@@ -1,7 +1,7 @@
 """pokerrules: a rules-as-data poker hand evaluator.
 
 >>> import evaluator
->>> rs = evaluator.rules.load("standard")
+>>> rs = evaluator.load("standard")
 >>> rs.evaluate("Kc Kd Ks 4h 4c").category
 'full_house'
 """

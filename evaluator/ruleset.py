@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from .engine.evaluate import Engine, engine_for
 from .rules.cards import Card
+from .rules.load import Document
 from .rules.ruleset import Rules, load_rules
+from .rules.ruleset import build_ruleset as build_rules
 
 if TYPE_CHECKING:
     from .engine.explain import Explanation
     from .engine.hand import Hand
 
-__all__ = ["Ruleset", "load"]
+__all__ = ["Ruleset", "build_ruleset", "load"]
 
 
 class Ruleset(Rules):
@@ -221,3 +223,13 @@ def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None)
         PokerRulesError: for anything wrong with the file, each error positioned.
     """
     return load_rules(ref, root, Ruleset)
+
+
+def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
+    """Build a :class:`Ruleset` from a loaded document (see :func:`evaluator.rules.load.load_document`).
+
+    Raises:
+        SchemaError: when the document does not follow the schema.
+        RulesetError: with every semantic problem found, each positioned.
+    """
+    return build_rules(document, path, Ruleset)

@@ -51,7 +51,7 @@ def test_positions_of_tokens() -> None:
 
 
 def test_card_not_in_deck() -> None:
-    short = evaluator.rules.load("short-deck")
+    short = evaluator.load("short-deck")
     with pytest.raises(CardError) as raised:
         short.evaluate("As Ks Qs Js 2s")
     assert raised.value.code == "C102"
@@ -60,27 +60,27 @@ def test_card_not_in_deck() -> None:
 
 def test_joker_not_in_deck() -> None:
     with pytest.raises(CardError) as raised:
-        evaluator.rules.load("standard").evaluate("As Ks Qs Js X")
+        evaluator.load("standard").evaluate("As Ks Qs Js X")
     assert raised.value.code == "C102"
 
 
 def test_duplicate_card_is_an_error_in_one_pack() -> None:
     with pytest.raises(CardError) as raised:
-        evaluator.rules.load("standard").evaluate("As Ks Qs As 2d")
+        evaluator.load("standard").evaluate("As Ks Qs As 2d")
     assert raised.value.code == "C103"
     assert raised.value.first.col == 10
 
 
 def test_duplicate_card_is_legal_with_two_packs() -> None:
-    hand = evaluator.rules.load("two-decks").evaluate("As As Ks Qs Js")
+    hand = evaluator.load("two-decks").evaluate("As As Ks Qs Js")
     assert hand.category == "flush"
     with pytest.raises(CardError):
-        evaluator.rules.load("two-decks").evaluate("As As As Ks Qs")
+        evaluator.load("two-decks").evaluate("As As As Ks Qs")
 
 
 def test_too_few_cards() -> None:
     with pytest.raises(CardError) as raised:
-        evaluator.rules.load("standard").evaluate("As Kd")
+        evaluator.load("standard").evaluate("As Kd")
     assert raised.value.code == "C104"
 
 
@@ -93,6 +93,6 @@ def test_reading_never_fails_other_than_cleanly(text: str) -> None:
     assert all(isinstance(card, Card) for card in cards)
 
 
-@given(st.lists(st.sampled_from(evaluator.rules.load("standard").deck), min_size=1, max_size=10, unique=True))
+@given(st.lists(st.sampled_from(evaluator.load("standard").deck), min_size=1, max_size=10, unique=True))
 def test_format_then_parse_round_trips(cards: list[Card]) -> None:
     assert parse_cards(format_cards(cards)) == cards

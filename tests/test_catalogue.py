@@ -40,7 +40,7 @@ def test_pinned_names_are_shipped() -> None:
 
 @pytest.mark.parametrize("name", catalogue_names())
 def test_every_example_passes(name: str) -> None:
-    rules = evaluator.rules.load(name)
+    rules = evaluator.load(name)
     assert len(rules.examples) >= 5, "every catalogue file carries examples from the rules texts"
     failures = run_examples(rules)
     assert not failures, "\n".join(str(f) for f in failures)
@@ -48,7 +48,7 @@ def test_every_example_passes(name: str) -> None:
 
 @pytest.mark.parametrize("name", catalogue_names())
 def test_file_name_is_the_ruleset_name(name: str) -> None:
-    rules = evaluator.rules.load(name)
+    rules = evaluator.load(name)
     assert rules.name == name
     assert rules.title and rules.title != name
 
@@ -59,7 +59,7 @@ def test_a_failing_example_is_reported_at_its_line(tmp_path) -> None:  # type: i
         'extends: standard\nexamples:\n  - "As Ad 2c 3c 4c > Kh Kd Kc 2s 3s"\n  - "Kc Kd Ks 4h 4c is flush"\n',
         encoding="utf-8",
     )
-    failures = run_examples(evaluator.rules.load(str(path)))
+    failures = run_examples(evaluator.load(str(path)))
     assert [(f.code, f.line, f.col) for f in failures] == [("E101", 3, 6), ("E101", 4, 6)]
     assert "three kings" in failures[0].message
     assert "full_house" in failures[1].message

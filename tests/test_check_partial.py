@@ -225,7 +225,7 @@ def test_the_templates_of_the_catalogue_render_without_placeholders() -> None:
         "italian": ["9d Td Jd Qd Kd"],
     }
     for name, hands in samples.items():
-        rs = evaluator.rules.load(name)
+        rs = evaluator.load(name)
         for cards in hands:
             text = rs.evaluate(cards).describe()
             assert "{" not in text and " no " not in f" {text} ", (name, cards, text)
@@ -289,7 +289,7 @@ def test_a_broken_category_or_order_name_reports_only_itself(tmp_path: Path, nam
     from evaluator.core.resources import rulesets_dir
 
     data = yaml.safe_load((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
-    ruleset = evaluator.rules.load(name)
+    ruleset = evaluator.load(name)
     for index, category in enumerate(ruleset.category_names):
         broken = copy.deepcopy(data)
         spec = dict((broken.setdefault("categories", {}) or {}).get(category) or {})

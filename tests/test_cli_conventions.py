@@ -19,9 +19,9 @@ import pytest
 from samples import SMALL
 
 import evaluator
-from evaluator.cli.main import args as cli_args
+from evaluator.cli import args as cli_args
+from evaluator.cli import main as cli
 from evaluator.cli.main import build_parser, main
-from evaluator.cli.main import main as cli
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "docs" / "json"

@@ -67,7 +67,7 @@ CSV_CATEGORY = {
 
 def load(name: str) -> Any:
     """A catalogue ruleset."""
-    return evaluator.rules.load(name)
+    return evaluator.load(name)
 
 
 def need_catalogue(name: str) -> Any:
@@ -345,7 +345,7 @@ def small_ruleset(name: str, folder: Path) -> Any:
         return load(name)
     path = folder / f"{name}.yaml"
     path.write_text(f"name: {name}\n{SMALL[name]}", encoding="utf-8")
-    return evaluator.rules.load(path)
+    return evaluator.load(path)
 
 
 def brute_force(ruleset: Any, cards: int) -> tuple[dict[str, int], dict[str, int], int]:

@@ -56,7 +56,7 @@ def brute_exchange(ruleset: evaluator.Ruleset, hand: list[str], following: list[
     ],
 )
 def test_exchange_hand_checked(ruleset: str, hand: str, following: str, discard: list[str], category: str) -> None:
-    result = best_exchange(evaluator.rules.load(ruleset), hand, following)
+    result = best_exchange(evaluator.load(ruleset), hand, following)
     assert [str(c) for c in result.discard] == discard
     assert result.hand.category == category
     assert len(result.cards) == 5
@@ -66,7 +66,7 @@ def test_exchange_hand_checked(ruleset: str, hand: str, following: str, discard:
 def test_exchange_random_cases_equal_brute_force() -> None:
     rng = random.Random(14)
     names = ["standard", "deuces-wild", "ace-to-five", "joker-wild", "deuce-to-seven"]
-    rulesets = {name: evaluator.rules.load(name) for name in names}
+    rulesets = {name: evaluator.load(name) for name in names}
     for case in range(1000):
         ruleset = rulesets[names[case % len(names)]]
         deck = [str(card) for card in ruleset.deck]
@@ -113,7 +113,7 @@ def brute_odds(ruleset: evaluator.Ruleset, hand: list[str], discard: list[str]) 
 
 
 def test_pair_drawing_three_improves_28_7_percent() -> None:
-    standard = evaluator.rules.load("standard")
+    standard = evaluator.load("standard")
     hand, discard = ["9s", "9h", "Ac", "Kd", "4h"], ["Ac", "Kd", "4h"]
     odds = draw_odds(standard, " ".join(hand), " ".join(discard))
     assert odds.counts == brute_odds(standard, hand, discard)
@@ -122,7 +122,7 @@ def test_pair_drawing_three_improves_28_7_percent() -> None:
 
 
 def test_two_pair_drawing_one_fills_1_in_11_75() -> None:
-    standard = evaluator.rules.load("standard")
+    standard = evaluator.load("standard")
     hand = ["9s", "9h", "Kc", "Kd", "4h"]
     odds = draw_odds(standard, " ".join(hand), "4h")
     assert odds.counts == brute_odds(standard, hand, ["4h"])
@@ -130,7 +130,7 @@ def test_two_pair_drawing_one_fills_1_in_11_75() -> None:
 
 
 def test_four_flush_drawing_one_19_1_percent() -> None:
-    standard = evaluator.rules.load("standard")
+    standard = evaluator.load("standard")
     hand = ["As", "Js", "7s", "3s", "9d"]
     odds = draw_odds(standard, " ".join(hand), "9d")
     assert odds.counts == brute_odds(standard, hand, ["9d"])
@@ -138,7 +138,7 @@ def test_four_flush_drawing_one_19_1_percent() -> None:
 
 
 def test_open_ended_straight_17_0_percent() -> None:
-    standard = evaluator.rules.load("standard")
+    standard = evaluator.load("standard")
     hand = ["9s", "8d", "7s", "6c", "2h"]
     odds = draw_odds(standard, " ".join(hand), "2h")
     assert odds.counts == brute_odds(standard, hand, ["2h"])
@@ -146,7 +146,7 @@ def test_open_ended_straight_17_0_percent() -> None:
 
 
 def test_odds_with_wild_cards_and_dead_cards() -> None:
-    deuces = evaluator.rules.load("deuces-wild")
+    deuces = evaluator.load("deuces-wild")
     hand = ["2s", "2h", "Kc", "9d", "5h"]
     odds = draw_odds(deuces, " ".join(hand), "9d 5h", dead="2c 2d")
     unseen = [str(c) for c in deuces.deck if str(c) not in hand + ["2c", "2d"]]
@@ -159,13 +159,13 @@ def test_odds_with_wild_cards_and_dead_cards() -> None:
 
 def test_odds_qualifier_bucket() -> None:
     # jacks or better: a low pair does not qualify, so it is counted apart
-    odds = draw_odds(evaluator.rules.load("jacks-or-better"), "9s 9h Ac Kd 4h", "Ac Kd 4h")
+    odds = draw_odds(evaluator.load("jacks-or-better"), "9s 9h Ac Kd 4h", "Ac Kd 4h")
     assert odds.counts[NO_CATEGORY] == 11559 and "pair" not in odds.counts
 
 
 def test_odds_errors_and_cli(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(PokerRulesError) as problem:
-        draw_odds(evaluator.rules.load("standard"), "9s 9h Ac Kd 4h", "Qc")
+        draw_odds(evaluator.load("standard"), "9s 9h Ac Kd 4h", "Qc")
     assert problem.value.code == "D111"
     code, out, _ = run(capsys, "draw", "standard", "9s 9h Kc Kd 4h", "--discard", "4h", "--json")
     data = json.loads(out)

@@ -39,7 +39,7 @@ def decisive(explanation: Explanation) -> dict[str, object]:
 
 
 def test_kicker_standard() -> None:
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     found = rs.explain("Kh Kd 9c 7s 2h", "Ks Kc 8d 7h 2c")
     assert (found.winner, found.decided_by) == (0, "kicker")
     step = decisive(found)
@@ -58,25 +58,25 @@ def test_kicker_standard() -> None:
 
 
 def test_category_standard_and_low() -> None:
-    found = evaluator.rules.load("standard").explain("2c 3c 4c 5c 7c", "As Ad Ah Kc Kd")
+    found = evaluator.load("standard").explain("2c 3c 4c 5c 7c", "As Ad Ah Kc Kd")
     assert (found.winner, found.decided_by) == (1, "category")
     assert decisive(found)["categories"] == ["flush", "full_house"]
     assert "full_house ranks higher" in decisive(found)["text"]  # type: ignore[operator]
     # deuce-to-seven: the lower category wins
-    found = evaluator.rules.load("deuce-to-seven").explain("2c 3c 4c 5c 7c", "7d 5h 4s 3c 2d")
+    found = evaluator.load("deuce-to-seven").explain("2c 3c 4c 5c 7c", "7d 5h 4s 3c 2d")
     assert (found.winner, found.decided_by) == (1, "category")
     assert "lowest hand wins" in decisive(found)["text"]  # type: ignore[operator]
 
 
 def test_suit_bridge_order() -> None:
-    found = evaluator.rules.load("suits-bridge").explain("As Kd 9h 5c 3s", "Ah Kc 9d 5s 3h")
+    found = evaluator.load("suits-bridge").explain("As Kd 9h 5c 3s", "Ah Kc 9d 5s 3h")
     assert (found.winner, found.decided_by) == (0, "suit")
     step = decisive(found)
     assert step["cards"] == ["As", "Ah"] and step["position"] == 0
     assert step["suit_order"] == ["s", "h", "d", "c"] and step["method"] == "highest_card"
     assert "spades rank above hearts" in str(step["text"])
     # a shared ace (a board card) has one suit: the kings' suits decide, card by card
-    found = evaluator.rules.load("suits-bridge").explain("As Kd 9h 5c 3s", "As Kc 9d 5s 3h")
+    found = evaluator.load("suits-bridge").explain("As Kd 9h 5c 3s", "As Kc 9d 5s 3h")
     step = decisive(found)
     assert (found.winner, step["step"], step["position"], step["cards"]) == (0, "suit", 1, ["Kd", "Kc"])
     assert "second card compared" in str(step["text"]) and "diamonds rank above clubs" in str(step["text"])
@@ -84,14 +84,14 @@ def test_suit_bridge_order() -> None:
 
 def test_suit_house_paired_compares_the_pair_first() -> None:
     # J-J-7-7-K: the jacks' suits come first under highest_paired
-    found = evaluator.rules.load("suits-house-paired").explain("Js Jc 7h 7d Kc", "Jh Jd 7s 7c Ks")
+    found = evaluator.load("suits-house-paired").explain("Js Jc 7h 7d Kc", "Jh Jd 7s 7c Ks")
     step = decisive(found)
     assert step["step"] == "suit" and step["cards"] == ["Js", "Jh"]
-    assert found.outcome == evaluator.rules.load("suits-house-paired").compare("Js Jc 7h 7d Kc", "Jh Jd 7s 7c Ks")
+    assert found.outcome == evaluator.load("suits-house-paired").compare("Js Jc 7h 7d Kc", "Jh Jd 7s 7c Ks")
 
 
 def test_natural_beats_wild() -> None:
-    found = evaluator.rules.load("natural-beats-wild").explain("Ah Kh Qh Jh Th", "As Ks Qs Js 2s")
+    found = evaluator.load("natural-beats-wild").explain("Ah Kh Qh Jh Th", "As Ks Qs Js 2s")
     assert (found.winner, found.decided_by) == (0, "wilds")
     assert decisive(found)["counts"] == [0, 1]
     # how the wild was played is stated first
@@ -99,7 +99,7 @@ def test_natural_beats_wild() -> None:
 
 
 def test_beats_exception_italian() -> None:
-    rs = evaluator.rules.load("italian")
+    rs = evaluator.load("italian")
     found = rs.explain("Ah 5h 6h 7h 8h", "As Ks Qs Js Ts")
     assert (found.winner, found.decided_by) == (0, "beats")
     (rule,) = decisive(found)["rules"]  # type: ignore[misc]
@@ -111,7 +111,7 @@ def test_beats_exception_italian() -> None:
 
 
 def test_qualifier_jacks_or_better() -> None:
-    rs = evaluator.rules.load("jacks-or-better")
+    rs = evaluator.load("jacks-or-better")
     found = rs.explain("Js Jh 4c 5d 8h", "Ts Th 4d 5c 8c")
     assert (found.winner, found.decided_by) == (0, "qualifier")
     assert decisive(found)["qualifies"] == [True, False]
@@ -124,7 +124,7 @@ def test_qualifier_jacks_or_better() -> None:
 
 
 def test_wild_played_deuces_wild() -> None:
-    found = evaluator.rules.load("deuces-wild").explain("2s Ah 9h 8h 5h", "Ks Qs 9s 8s 4s")
+    found = evaluator.load("deuces-wild").explain("2s Ah 9h 8h 5h", "Ks Qs 9s 8s 4s")
     assert found.steps[0].step == "wilds"
     assert found.steps[0].values["played"] == [{"2s": "Kh"}, {}]
     assert "first hand plays 2s as Kh" in found.steps[0].text
@@ -133,20 +133,20 @@ def test_wild_played_deuces_wild() -> None:
 
 
 def test_tie() -> None:
-    found = evaluator.rules.load("standard").explain("As Kd 9h 5c 3s", "Ah Kc 9d 5s 3h")
+    found = evaluator.load("standard").explain("As Kd 9h 5c 3s", "Ah Kc 9d 5s 3h")
     assert (found.winner, found.decided_by, found.outcome) == (None, "tie", 0)
     assert found.steps[-1].step == "tie"
 
 
 def test_best_five_of_seven_and_wheel_bottom() -> None:
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     found = rs.explain("As 2d 3h 4c 5s Kd Kh", "6h 2c 3d 4s 5h Qd Qc")
     assert (found.winner, found.decided_by) == (1, "kicker")
     assert decisive(found)["compared"] == [{"position": "top card", "values": ["5", "6"]}]
 
 
 def test_position_names_come_from_the_pattern_not_the_name() -> None:
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     names = {c.name: position_names(c, rs.hand_size) for c in rs.categories}
     assert names["full_house"] == ["three of a kind rank", "pair rank"]
     assert names["four_of_a_kind"] == ["four of a kind rank", "kicker"]
@@ -203,7 +203,7 @@ RULESETS = [
 @st.composite
 def deals(draw: st.DrawFn) -> tuple[str, list[str], list[str]]:
     name = draw(st.sampled_from(RULESETS))
-    rs = evaluator.rules.load(name)
+    rs = evaluator.load(name)
     deck = [str(card) for card in rs.deck]
     low = rs.hand_min
     sizes = draw(st.tuples(st.integers(low, rs.hand_size + 2), st.integers(low, rs.hand_size + 2)))
@@ -215,7 +215,7 @@ def deals(draw: st.DrawFn) -> tuple[str, list[str], list[str]]:
 @given(deals())
 def test_explanation_agrees_with_compare(deal: tuple[str, list[str], list[str]]) -> None:
     name, first, second = deal
-    rs = evaluator.rules.load(name)
+    rs = evaluator.load(name)
     found = rs.explain(first, second)
     assert found.outcome == rs.compare(first, second)
     assert found.decided_by in STEP_KINDS
@@ -236,7 +236,7 @@ def test_explanation_agrees_with_compare(deal: tuple[str, list[str], list[str]])
 @pytest.mark.parametrize("name", RULESETS)
 def test_catalogue_comparison_examples_explain_the_same(name: str) -> None:
     """Every `A > B` / `A < B` / `A = B` example of the catalogue, explained, gives the stated result."""
-    rs = evaluator.rules.load(name)
+    rs = evaluator.load(name)
     for example in rs.examples:
         if isinstance(example.value, str) and any(f" {op} " in example.value for op in "<>="):
             for op, outcome in ((" > ", 1), (" < ", -1), (" = ", 0)):

@@ -198,7 +198,7 @@ def test_the_python_api_confines_and_takes_a_root(secret: tuple[Path, str], tmp_
 
 
 def test_each_parent_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    load_module = sys.modules["evaluator.rules.load"]  # the module (evaluator.rules.load is also the load function)
+    load_module = sys.modules["evaluator.rules.load"]  # the module (evaluator.load is the function)
 
     write(tmp_path, "base.yaml", SMALL)
     for n in range(5):

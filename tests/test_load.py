@@ -22,7 +22,7 @@ from evaluator.rules.load import (
     read_file,
 )
 
-# `evaluator.rules.load` is also a function re-exported by the package: fetch the module itself.
+# the module evaluator.rules.load (evaluator.load is the function): fetch the module itself.
 load_module = importlib.import_module("evaluator.rules.load")
 STANDARD = (resources.rulesets_dir() / "standard.yaml").read_text(encoding="utf-8")
 

@@ -40,7 +40,7 @@ def _build(categories: dict[str, str], folder: Path, extra: str = "") -> evaluat
     )
     path = folder / "forms.yaml"
     path.write_text(f"extends: standard\n{extra}categories:\n{lines}\norder: [{order}]\n")
-    return evaluator.rules.load(str(path))
+    return evaluator.load(str(path))
 
 
 # --- the syntax -------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_tie_breaks_derive_from_the_pattern_and_rank_by_overrides(tmp_path: Path
     assert ruleset.compare("Ah 9h 7h 4h Kc", "Ad Kd 9d 7d 5s") == -1
     path = tmp_path / "rank_by.yaml"
     path.write_text('extends: forms.yaml\ncategories:\n  bobtail: {pattern: "run(4, flush)", rank_by: [cards]}\n')
-    by_cards = evaluator.rules.load(str(path))
+    by_cards = evaluator.load(str(path))
     assert by_cards.compare("9h Th Jh Qh 2c", "8s 9s Ts Js As") == -1  # now the ace decides
 
 
@@ -152,7 +152,7 @@ def test_the_wild_card_takes_a_suit_as_well_as_a_rank(tmp_path: Path) -> None:
 
 
 def test_showdowns_and_compiled_ranks_on_a_suit_form(tmp_path: Path) -> None:
-    ruleset = evaluator.rules.load("four-flush")
+    ruleset = evaluator.load("four-flush")
     assert ruleset.showdown(["Ah 9h 7h 4h Kc", "As Ac Kd Qs Jc", "2s 2c 3d 3s 4c"]) == [2]
     deck = list(ruleset.deck)
     rng = random.Random(15)
@@ -197,7 +197,7 @@ def _three_card_key(hand: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
 
 
 def test_three_card_poker_counts_and_order() -> None:
-    ruleset = evaluator.rules.load("three-card-poker")
+    ruleset = evaluator.load("three-card-poker")
     counted = count(ruleset, 3).counts
     assert counted == {
         "straight_flush": 48,
@@ -225,7 +225,7 @@ def test_three_card_poker_counts_and_order() -> None:
 
 
 def test_chinese_poker_front_counts() -> None:
-    counted = count(evaluator.rules.load("chinese-poker-front"), 3).counts
+    counted = count(evaluator.load("chinese-poker-front"), 3).counts
     assert counted == {"three_of_a_kind": 52, "pair": 3744, "high_card": 18304}
 
 
@@ -351,11 +351,11 @@ def _brute_freak_counts(with_joker: bool) -> dict[str, int]:
 @pytest.mark.parametrize("with_joker", [False, True], ids=["no-joker", "one-joker"])
 def test_freak_hands_counts_equal_a_brute_force(with_joker: bool, tmp_path: Path) -> None:
     if with_joker:
-        ruleset = evaluator.rules.load("freak-hands")
+        ruleset = evaluator.load("freak-hands")
     else:
         path = tmp_path / "freak-no-joker.yaml"
         path.write_text("extends: freak-hands\ndeck: {jokers: 0}\nwild: {jokers: false}\n")
-        ruleset = evaluator.rules.load(str(path))
+        ruleset = evaluator.load(str(path))
     assert ruleset.category_names == tuple(FREAK_ORDER) or list(ruleset.category_names) == FREAK_ORDER
     counted = count(ruleset, 5)
     brute = _brute_freak_counts(with_joker)
@@ -364,7 +364,7 @@ def test_freak_hands_counts_equal_a_brute_force(with_joker: bool, tmp_path: Path
 
 
 def test_freak_hands_compiled_ranks_equal_the_generic_engine() -> None:
-    ruleset = evaluator.rules.load("freak-hands")
+    ruleset = evaluator.load("freak-hands")
     deck = list(ruleset.deck)
     rng = random.Random(5)
     hands = [rng.sample(range(len(deck)), 5) for _ in range(300)]
@@ -389,7 +389,7 @@ def _badugi_size(hand: tuple[tuple[int, str], ...]) -> int:
 
 
 def test_badugi_counts_equal_a_brute_force() -> None:
-    ruleset = evaluator.rules.load("badugi")
+    ruleset = evaluator.load("badugi")
     deck = [(v, s) for v in range(13) for s in "shdc"]
     sizes = Counter(_badugi_size(hand) for hand in combinations(deck, 4))
     counted = count(ruleset, 4).counts
@@ -403,7 +403,7 @@ def test_badugi_counts_equal_a_brute_force() -> None:
 
 
 def test_badugi_plays_the_best_subset_and_compiled_ranks_agree() -> None:
-    ruleset = evaluator.rules.load("badugi")
+    ruleset = evaluator.load("badugi")
     hand = ruleset.evaluate("Ks 2s 3h 4d 5c")
     assert hand.category == "four_card_hand" and "K" not in " ".join(str(card) for card in hand.cards)
     deck = list(ruleset.deck)
@@ -424,7 +424,7 @@ def test_badugi_plays_the_best_subset_and_compiled_ranks_agree() -> None:
 def test_diff_sees_hands_that_suit_forms_reclassify() -> None:
     from evaluator.tools.diff import common_deck, scan_common_hands
 
-    standard, four_flush = evaluator.rules.load("standard"), evaluator.rules.load("four-flush")
+    standard, four_flush = evaluator.load("standard"), evaluator.load("four-flush")
     scan = scan_common_hands(standard, four_flush, common_deck(standard, four_flush), 5, 2026)
     count_moved, example = scan.moved[("high_card", "four_flush")]
     assert count_moved > 0

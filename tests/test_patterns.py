@@ -98,7 +98,7 @@ def test_pattern_errors_point_into_the_yaml_file(tmp_path: Path, pattern_line: s
     path = _ruleset_file(tmp_path, pattern_line)
     line_text = path.read_text(encoding="utf-8").splitlines()[3]
     with pytest.raises(PokerRulesError) as raised:
-        evaluator.rules.load(str(path))
+        evaluator.load(str(path))
     problem = raised.value.first
     assert (problem.code, problem.source, problem.line, problem.col) == (
         code,
@@ -112,7 +112,7 @@ def test_rank_not_in_deck(tmp_path: Path) -> None:
     path = tmp_path / "short-house.yaml"
     path.write_text('extends: short-deck\ncategories:\n  pair: {pattern: "XX Y Z W & X >= 2"}\n', encoding="utf-8")
     with pytest.raises(PokerRulesError) as raised:
-        evaluator.rules.load(str(path))
+        evaluator.load(str(path))
     assert raised.value.code == "P208"
     assert (raised.value.first.line, raised.value.first.col) == (3, 36)
 
@@ -121,7 +121,7 @@ def test_category_names_only_outside_categories(tmp_path: Path) -> None:
     path = tmp_path / "circular.yaml"
     path.write_text('extends: standard\ncategories:\n  pair: {pattern: "two_pair"}\n', encoding="utf-8")
     with pytest.raises(PokerRulesError) as raised:
-        evaluator.rules.load(str(path))
+        evaluator.load(str(path))
     assert raised.value.code == "P205"
 
 
@@ -132,7 +132,7 @@ def test_unknown_category_in_order_suggests_a_name(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     with pytest.raises(PokerRulesError) as raised:
-        evaluator.rules.load(str(path))
+        evaluator.load(str(path))
     problem = raised.value.first
     assert problem.code == "R101"
     assert (problem.line, problem.col) == (3, 30)
@@ -145,6 +145,6 @@ def test_rank_by_overrides_the_derived_order(tmp_path: Path) -> None:
     path.write_text(
         'extends: standard\ncategories:\n  two_pair: {pattern: "XX YY Z", rank_by: [Y, X, Z]}\n', encoding="utf-8"
     )
-    house = evaluator.rules.load(str(path))
+    house = evaluator.load(str(path))
     assert house.compare("Ks Kh 5d 5c 2s", "Qs Qh 6d 6c 2d") == -1
-    assert evaluator.rules.load("standard").compare("Ks Kh 5d 5c 2s", "Qs Qh 6d 6c 2d") == 1
+    assert evaluator.load("standard").compare("Ks Kh 5d 5c 2s", "Qs Qh 6d 6c 2d") == 1

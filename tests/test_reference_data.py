@@ -55,7 +55,7 @@ def ruleset(name: str) -> Any:
     """
     import evaluator
 
-    return evaluator.rules.load(name)
+    return evaluator.load(name)
 
 
 def _first(items: Iterable[str], n: int = SHOW) -> str:

@@ -11,7 +11,7 @@ import evaluator
 
 
 def load(name: str) -> evaluator.Ruleset:
-    return evaluator.rules.load(name)
+    return evaluator.load(name)
 
 
 # --- the ace -----------------------------------------------------------------------
@@ -141,7 +141,7 @@ def test_a_present_kicker_beats_a_missing_one() -> None:
 def test_in_low_games_a_missing_kicker_is_better(tmp_path: Path) -> None:
     path = tmp_path / "low-incomplete.yaml"
     path.write_text("extends: ace-to-five\nhand: {size: 5, min: 1}\n", encoding="utf-8")
-    rules = evaluator.rules.load(str(path))
+    rules = evaluator.load(str(path))
     assert rules.compare("9s 3d", "9h 3c 2s") == 1
 
 

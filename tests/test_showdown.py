@@ -64,7 +64,7 @@ def test_there_is_compliance_data() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_compliance(case: dict[str, Any]) -> None:
-    rules = evaluator.rules.load(case["ruleset"])
+    rules = evaluator.load(case["ruleset"])
     if "error" in case:
         with pytest.raises(PokerRulesError) as raised:
             showdown(rules, case["showdown"], case.get("board", ""), case.get("pot"))
@@ -96,7 +96,7 @@ def test_compliance(case: dict[str, Any]) -> None:
 
 def test_four_jacks_on_the_board() -> None:
     """pagat: K-7 beats Q-10; 8-2 ties 6-5 (the board's 9 plays); A-2 ties A-K."""
-    holdem = evaluator.rules.load("holdem")
+    holdem = evaluator.load("holdem")
     board = "Jh Jd Jc Js 9s"
     assert showdown(holdem, ["Kc 7d", "Qs Td"], board).winners == [0]
     tie = showdown(holdem, ["8h 2c", "6d 5s"], board)
@@ -110,7 +110,7 @@ def test_four_jacks_on_the_board() -> None:
 def test_bob_and_carol_play_the_boards_ace() -> None:
     """Wikipedia, Texas hold 'em: after the turn Bob's king kicker leads; the
     river ace plays as both players' fifth card and they split."""
-    holdem, standard = evaluator.rules.load("holdem"), evaluator.rules.load("standard")
+    holdem, standard = evaluator.load("holdem"), evaluator.load("standard")
     turn = showdown(standard, ["Kh Qs", "Qh Td"], "8s Qc 8h 4c")
     assert turn.winners == [0]
     assert turn.halves[0].hands[0].describe() == "two pair, queens and eights, king kicker"
@@ -123,7 +123,7 @@ def test_bob_and_carol_play_the_boards_ace() -> None:
 
 
 def test_the_italian_cycle_splits_three_ways() -> None:
-    italian = evaluator.rules.load("italian")
+    italian = evaluator.load("italian")
     minimum, medium, maximum = (italian.evaluate(h) for h in ("Ah 5h 6h 7h 8h", "9d Td Jd Qd Kd", "As Ks Qs Js Ts"))
     assert (
         compare(italian, minimum, maximum),
@@ -137,7 +137,7 @@ def test_the_italian_cycle_splits_three_ways() -> None:
 
 def test_the_imperial_flush_loses_only_to_four_sixes() -> None:
     """Against one hand of every other category it wins, except four sixes."""
-    greek = evaluator.rules.load("greek")
+    greek = evaluator.load("greek")
     imperial = greek.evaluate("Ah Kh Qh Jh Th")
     others = {
         "royal_flush": "As Ks Qs Js Ts",
@@ -167,7 +167,7 @@ def test_the_imperial_flush_loses_only_to_four_sixes() -> None:
 def test_omaha_uses_exactly_two_hole_cards() -> None:
     """Four hole hearts: a flush only when three hearts are on the board (two
     hole hearts + three board hearts), never with one or with two board hearts."""
-    omaha, holdem = evaluator.rules.load("omaha"), evaluator.rules.load("holdem")
+    omaha, holdem = evaluator.load("omaha"), evaluator.load("holdem")
     hole = "Ah Kh Qh Jh"
     three = best_hand(omaha, hole, "2h 3h 4h 9c Tc")
     assert three is not None and three.category == "flush"
@@ -180,7 +180,7 @@ def test_omaha_uses_exactly_two_hole_cards() -> None:
 
 
 def test_greek_holdem_uses_both_hole_cards() -> None:
-    greek = evaluator.rules.load("greek-holdem")
+    greek = evaluator.load("greek-holdem")
     hand = best_hand(greek, "Ts 3c", "As Ks Qs Js 2d")
     assert hand is not None and hand.category == "high_card"
     assert {"Ts", "3c"} <= set(hand.cards)
@@ -192,7 +192,7 @@ def test_greek_holdem_uses_both_hole_cards() -> None:
 def test_hi_lo_low_is_chosen_independently_of_the_high() -> None:
     """pagat: 10-8-6-6-3-2-A omits the 10 and a six for an 8-low; the high half
     plays the pair of sixes with the ten: two different sets of five."""
-    result = showdown(evaluator.rules.load("stud-hi-lo"), ["Ts 8d 6c 6h 3s 2d Ah", "Kc Kd Qh Js 9c 7h 4c"], pot=100)
+    result = showdown(evaluator.load("stud-hi-lo"), ["Ts 8d 6c 6h 3s 2d Ah", "Kc Kd Qh Js 9c 7h 4c"], pot=100)
     high, low = result.halves
     mine_high, mine_low = high.hands[0], low.hands[0]
     assert mine_high is not None and mine_low is not None
@@ -203,14 +203,14 @@ def test_hi_lo_low_is_chosen_independently_of_the_high() -> None:
 
 
 def test_no_qualifying_low_means_the_high_scoops() -> None:
-    result = showdown(evaluator.rules.load("omaha-hi-lo"), ["Ah 3h 4d 5d", "Kd Kh Tc Jc"], "Ks Qd 9c 9h 2s", pot=101)
+    result = showdown(evaluator.load("omaha-hi-lo"), ["Ah 3h 4d 5d", "Kd Kh Tc Jc"], "Ks Qd 9c 9h 2s", pot=101)
     assert result.halves[1].winners == [] and all(h is not None and not h.qualifies for h in result.halves[1].hands)
     assert result.winners == [1] and result.shares == [0, 101]
     assert result.fractions == [0, 1]
 
 
 def test_nobody_qualifies_the_pot_is_carried() -> None:
-    result = showdown(evaluator.rules.load("jacks-or-better"), ["Ts Th Ad Kc Qs", "9s 9h Ac Kd Qh"], pot=10)
+    result = showdown(evaluator.load("jacks-or-better"), ["Ts Th Ad Kc Qs", "9s 9h Ac Kd Qh"], pot=10)
     assert result.winners == [] and result.shares == [0, 0] and result.carried == 10
 
 
@@ -329,7 +329,7 @@ def deals(draw: st.DrawFn, games: Sequence[str] = tuple(ORACLE_GAMES)) -> tuple[
 
 def _run(game: str, holes: Sequence[Sequence[str]], boards: Sequence[Sequence[str]], pot: int | None = None) -> Any:
     board_arg: Any = [" ".join(b) for b in boards] if len(boards) > 1 else " ".join(boards[0])
-    return showdown(evaluator.rules.load(game), [" ".join(h) for h in holes], board_arg, pot)
+    return showdown(evaluator.load(game), [" ".join(h) for h in holes], board_arg, pot)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -392,19 +392,19 @@ def test_winners_do_not_depend_on_seat_order(
         for player in range(len(holes)):
             # only odd chips may move with the seats: at most one per half
             assert abs(moved.shares[order.index(player)] - first.shares[player]) <= len(first.halves)
-    if evaluator.rules.load(game).game.odd_chip == "suit_order":  # type: ignore[union-attr]
+    if evaluator.load(game).game.odd_chip == "suit_order":  # type: ignore[union-attr]
         # stud: the odd chip follows the cards (distinct cards never tie), not the seat
         assert [moved.shares[order.index(p)] for p in range(len(holes))] == first.shares
 
 
 def test_odd_chips_by_the_stated_rules() -> None:
-    holdem = evaluator.rules.load("holdem")
+    holdem = evaluator.load("holdem")
     # first after the button: three-way split of 11 chips -> 4, 4, 3 in seat order
     board = "Ah Kd Qc Js Th"
     result = showdown(holdem, ["2c 3d", "2d 3h", "2h 3s"], board, pot=11)
     assert result.winners == [0, 1, 2] and result.shares == [4, 4, 3]
     # hi-lo: the odd chip between the halves goes to high
-    hilo = showdown(evaluator.rules.load("omaha-hi-lo"), ["Ah 2d 7c 7d", "Kd Qc Jd Td"], "3s 5c 8d Kh Ks", pot=1)
+    hilo = showdown(evaluator.load("omaha-hi-lo"), ["Ah 2d 7c 7d", "Kd Qc Jd Td"], "3s 5c 8d Kh Ks", pot=1)
     assert hilo.shares == [0, 1]
 
 
@@ -447,7 +447,7 @@ def _italian_pool() -> list[str]:
     st.lists(st.sampled_from(_italian_pool()), min_size=2, max_size=7, unique=True), st.randoms(use_true_random=False)
 )
 def test_italian_top_cycle_is_designs_definition(texts: list[str], rnd: Any) -> None:
-    italian = evaluator.rules.load("italian")
+    italian = evaluator.load("italian")
     hands = [italian.evaluate(text) for text in texts]
     for a, b in combinations(hands, 2):
         assert compare(italian, a, b) == -compare(italian, b, a) != 0  # suits break every tie here
@@ -484,7 +484,7 @@ def test_italian_top_cycle_is_designs_definition(texts: list[str], rnd: Any) -> 
     st.randoms(use_true_random=False),
 )
 def test_greek_winners_ignore_the_order(texts: list[str], rnd: Any) -> None:
-    greek = evaluator.rules.load("greek")
+    greek = evaluator.load("greek")
     hands = [greek.evaluate(text) for text in texts]
     for a, b in combinations(hands, 2):
         assert compare(greek, a, b) == -compare(greek, b, a)
@@ -524,7 +524,7 @@ def _seven_card_chunk(index: int) -> tuple[tuple[int, Any], ...]:
     checking each row's category and best five cards (cached: the full run
     reuses the default run's chunk)."""
     rows = _seven_card_rows()[index * SEVEN_CARD_CHUNK : (index + 1) * SEVEN_CARD_CHUNK]
-    stud = evaluator.rules.load("seven-card-stud")
+    stud = evaluator.load("seven-card-stud")
     found = []
     for cards, klass, published in rows:
         hand = best_hand(stud, _pairs(cards))

@@ -64,7 +64,7 @@ def test_stats_csv_equals_the_five_card_table(capsys: pytest.CaptureFixture[str]
     code, out, _ = run(capsys, "stats", "standard", "--csv")
     assert code == 0
     rows = csv_rows(out)
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     assert list(rows)[:-1] == list(rs.category_names)  # in order, highest first, then the total
     assert {name: int(rows[name]["count"]) for name in rs.category_names} == expected_for(rs, counts)
     assert distinct is not None
@@ -81,7 +81,7 @@ def test_stats_json_equals_the_five_card_table(
 ) -> None:
     counts, _, total, total_distinct = reference_table(tables, "standard_5card_52deck.csv")
     data = run_json(capsys, schema, "standard")
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     assert data["cards"] == 5 and data["deals"] == total
     assert {row["name"]: row["count"] for row in data["categories"]} == expected_for(rs, counts)
     assert data["distinct_values"] == total_distinct
@@ -97,7 +97,7 @@ def test_stats_six_cards(capsys: pytest.CaptureFixture[str], tables: Path) -> No
     code, out, _ = run(capsys, "stats", "standard", "--cards", "6", "--csv")
     assert code == 0
     rows = csv_rows(out)
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     assert {name: int(rows[name]["count"]) for name in rs.category_names} == expected_for(rs, counts)
     assert int(rows["total"]["count"]) == total
 
@@ -105,7 +105,7 @@ def test_stats_six_cards(capsys: pytest.CaptureFixture[str], tables: Path) -> No
 def test_stats_seven_cards(capsys: pytest.CaptureFixture[str], schema: dict[str, Any], tables: Path) -> None:
     counts, distinct, total, total_distinct = reference_table(tables, "standard_7card_52deck.csv")
     data = run_json(capsys, schema, "standard", "--cards", "7")
-    rs = evaluator.rules.load("standard")
+    rs = evaluator.load("standard")
     assert data["cards"] == 7 and data["deals"] == total
     assert {row["name"]: row["count"] for row in data["categories"]} == expected_for(rs, counts)
     assert distinct is not None
@@ -185,7 +185,7 @@ def test_stats_joker_wild(capsys: pytest.CaptureFixture[str], tables: Path) -> N
 
 
 def test_stats_table_is_reusable() -> None:
-    table = stats_table(evaluator.rules.load("twenty-card"))
+    table = stats_table(evaluator.load("twenty-card"))
     assert table.cards == 5 and table.deals == 15504 and table.deck_size == 20
     assert table.counts["four_of_a_kind"] == 80  # 5 ranks x 16 fifth cards
     assert table.row("high_card").count == 1024  # A-K-Q-J-T in 4^5 ways
@@ -211,18 +211,18 @@ def test_categories_never_dealt_are_noted(
 
 
 def test_default_cards_follow_the_game(tmp_path: Path) -> None:
-    assert default_cards(evaluator.rules.load("standard")) == 5
+    assert default_cards(evaluator.load("standard")) == 5
     stud = tmp_path / "stud7.yaml"
     stud.write_text("name: stud7\nextends: standard\ngame: {hole: 7, board: 0}\n", encoding="utf-8")
-    assert default_cards(evaluator.rules.load(stud)) == 7
+    assert default_cards(evaluator.load(stud)) == 7
     holdem = tmp_path / "holdem7.yaml"
     holdem.write_text("name: holdem7\nextends: standard\ngame: {hole: 2, board: 5}\n", encoding="utf-8")
-    assert default_cards(evaluator.rules.load(holdem)) == 7
+    assert default_cards(evaluator.load(holdem)) == 7
     omaha = tmp_path / "omaha5.yaml"
     omaha.write_text(
         "name: omaha5\nextends: standard\ngame: {hole: 4, board: 5, use_hole: 2, use_board: 3}\n", encoding="utf-8"
     )
-    table = stats_table(evaluator.rules.load(omaha))
+    table = stats_table(evaluator.load(omaha))
     assert table.cards == 5
     assert any(note.kind == "game" for note in table.notes)
 
@@ -284,5 +284,5 @@ def test_counting_reports_progress(tmp_path: Path) -> None:
     path = tmp_path / "fresh.yaml"  # a ruleset of its own, so that no cached count answers
     path.write_text("name: fresh\nextends: short-deck\n", encoding="utf-8")
     seen: list[float] = []
-    stats_table(evaluator.rules.load(path), 6, seen.append)
+    stats_table(evaluator.load(path), 6, seen.append)
     assert seen and seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 10

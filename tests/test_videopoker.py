@@ -75,7 +75,7 @@ def test_four_to_a_royal_beats_a_made_flush_in_9_6_jacks() -> None:
     hand = ["Ah", "Kh", "Qh", "Jh", "9h"]
     ranked = holds(load_paytable("jacks-or-better-9-6"), " ".join(hand))
     assert [str(c) for c in ranked[0].hold] == ["Ah", "Kh", "Qh", "Jh"]
-    assert ranked[1].hold == tuple(evaluator.rules.load("jacks-or-better-video").cards(hand))  # the flush, second
+    assert ranked[1].hold == tuple(evaluator.load("jacks-or-better-video").cards(hand))  # the flush, second
     ours = as_map(ranked)
     # brute force with the generic evaluator for every hold of three or more cards
     for size in (5, 4, 3):

@@ -34,11 +34,11 @@ def test_natural_is_wilds_equal_zero() -> None:
     ],
 )
 def test_deuces_wild_video_categories(hand: str, category: str) -> None:
-    assert evaluator.rules.load("deuces-wild-video").evaluate(hand).category == category
+    assert evaluator.load("deuces-wild-video").evaluate(hand).category == category
 
 
 def test_joker_poker_natural_and_wild_royal() -> None:
-    joker = evaluator.rules.load("joker-poker")
+    joker = evaluator.load("joker-poker")
     assert joker.evaluate("Ah Kh Qh Jh Th").category == "natural_royal_flush"
     assert joker.evaluate("Ah Kh Qh Jh X").category == "wild_royal_flush"
     assert joker.evaluate("As Ah Ad Ac X").category == "five_of_a_kind"
@@ -55,7 +55,7 @@ order: [special, royal_flush, straight_flush, four_of_a_kind, full_house, flush,
 """
     path = folder / "special.yaml"
     path.write_text(text)
-    return evaluator.rules.load(str(path))
+    return evaluator.load(str(path))
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_wilds_in_a_ruleset_without_wild_cards_means_natural(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("name", ["deuces-wild-video", "joker-poker", "double-double-bonus"])
 def test_compiled_tables_agree_with_the_generic_evaluator(name: str) -> None:
-    ruleset = evaluator.rules.load(name)
+    ruleset = evaluator.load(name)
     deck = list(ruleset.deck)
     rng = random.Random(7)
     hands = [rng.sample(range(len(deck)), 5) for _ in range(3000)]

@@ -72,7 +72,7 @@ def best_exchange(
     keeps more cards (then the one met first, throwing earlier cards first).
 
     >>> import evaluator
-    >>> best_exchange(evaluator.rules.load("standard"), "As Ad 7c 4h 2s", "Ah 9c 3d Kd 5s").to_json()["discard"]
+    >>> best_exchange(evaluator.load("standard"), "As Ad 7c 4h 2s", "Ah 9c 3d Kd 5s").to_json()["discard"]
     ['4h', '2s']
 
     Raises:
@@ -142,7 +142,7 @@ def draw_odds(
     ``hand`` nor ``dead``), ranked with the compiled tables, counted by category.
 
     >>> import evaluator
-    >>> odds = draw_odds(evaluator.rules.load("standard"), "Ah Kh Qh Jh 2c", "2c")
+    >>> odds = draw_odds(evaluator.load("standard"), "Ah Kh Qh Jh 2c", "2c")
     >>> odds.draws, odds.counts["royal_flush"], odds.counts["flush"]
     (47, 1, 8)
 

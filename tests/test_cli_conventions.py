@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import contextlib
 import json
 import os
 import shlex
 import subprocess
+import threading
 import sys
 from pathlib import Path
 from typing import Any
@@ -314,11 +316,20 @@ def test_a_closed_pipe_ends_quietly_with_the_sigpipe_status(tmp_path: Path) -> N
         text=True,
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-    process.stdin.write(hands)
-    process.stdin.close()
+    stdin = process.stdin
+
+    def feed() -> None:
+        # eval streams: it answers while we still write, so the writing must not block the reading
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            stdin.write(hands)
+            stdin.close()
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
     first = process.stdout.readline()
     process.stdout.close()  # what `| head -1` does after its line
     status = process.wait(timeout=300)
+    writer.join(timeout=60)
     err = process.stderr.read()
     assert first == "Ts Js Qs Ks As  royal_flush  royal flush\n" or "royal_flush" in first
     assert status == 141, err

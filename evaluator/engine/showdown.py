@@ -154,9 +154,10 @@ def _subsets(ruleset: Rules, holes: int, boards: int, game: Game | None) -> Iter
             return []
         board_indices = range(holes, holes + boards)
         return (h + b for h, b in product(combinations(range(holes), use_hole), combinations(board_indices, use_board)))
-    if holes + boards <= size:
-        return [tuple(range(holes + boards))]
-    return combinations(range(holes + boards), size)
+    held = holes + boards
+    if held <= size:
+        return [tuple(range(held))]
+    return combinations(range(held), size)
 
 
 def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[int, ...]]) -> Fill | None:
@@ -225,6 +226,8 @@ def best_hand(ruleset: Rules, hole: CardsLike, board: CardsLike = (), game: Game
     """
     hole_cards = _cards(ruleset, hole, "<hole>")
     board_cards = _cards(ruleset, board, "<board>")
+    if ruleset.best_subset:  # badugi: the engine weighs subsets of every size (bigger sets first)
+        return engine_for(ruleset).evaluate(hole_cards + board_cards)
     subsets = _subsets(ruleset, len(hole_cards), len(board_cards), game or ruleset.game)
     fill = _best_fill(ruleset, hole_cards + board_cards, subsets)
     return Hand.from_fill(ruleset, fill) if fill is not None else None

@@ -9,12 +9,15 @@ message names the hand (row) and the card (column), 1-based.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core.errors import CardError, PokerRulesError, error
+from ..engine.cardread import read_ids
+from ..rules.cards import MAX_CARD_TEXT, Card
+from .tables import MAX_HOLDING
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -48,6 +51,28 @@ def too_many_wilds(count: int) -> PokerRulesError:
         1,
         1,
     )
+
+
+def make_encoder(ruleset: Rules, codes: list[int]) -> Callable[[str | Sequence[Card | str | int]], tuple[int, ...]]:
+    """``FastRanker.encode`` as one closure: plain text is split and looked up in the deck's
+    token table; anything else goes through :func:`read_ids` (same errors as ever)."""
+    from ..engine.cardread import deck_reader
+
+    tokens = deck_reader(ruleset).tokens
+    longest = MAX_CARD_TEXT
+
+    def encode(cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
+        if cards.__class__ is str and len(cards) <= longest:
+            try:
+                ids = [tokens[part] for part in cards.split()]
+            except KeyError:
+                ids = None
+            if ids is not None and len(set(ids)) == len(ids) and len(ids) <= MAX_HOLDING:
+                return tuple([codes[i] for i in ids])
+        return tuple([codes[i] for i in read_ids(ruleset, cards, source)])
+
+    encode.__doc__ = f"Read cards of {ruleset.name} (text, Card objects or card ids) into codes for rank()."
+    return encode
 
 
 class CardIds:

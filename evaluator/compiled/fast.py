@@ -53,11 +53,11 @@ import numpy as np
 
 from ..core.errors import CardError, error
 from ..engine.cardread import read_ids
-from ..rules.cards import MAX_CARD_TEXT, Card
-from .card_ids import CardIds, not_codes
-from .per_call import direct_rank, make_rank, subset_finder
+from ..rules.cards import Card
+from .card_ids import CardIds, make_encoder, not_codes
+from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suited import suited_many
-from .tables import MAX_HOLDING, NO_HAND, Layout, Tables, count_vectors, ensure_tables, tables_for
+from .tables import NO_HAND, Layout, Tables, ensure_tables, tables_for
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -279,27 +279,8 @@ class FastRanker:
 
     @cached_property
     def encoder(self) -> Callable[[str | Sequence[Card | str | int]], tuple[int, ...]]:
-        """:meth:`encode` as one closure: plain text is split and looked up in the deck's
-        token table; anything else goes through :func:`read_ids` (same errors as ever)."""
-        from ..engine.cardread import deck_reader
-
-        codes = self.code_list
-        ruleset = self.ruleset
-        tokens = deck_reader(ruleset).tokens
-        longest = MAX_CARD_TEXT
-
-        def encode(cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
-            if cards.__class__ is str and len(cards) <= longest:
-                try:
-                    ids = [tokens[part] for part in cards.split()]
-                except KeyError:
-                    ids = None
-                if ids is not None and len(set(ids)) == len(ids) and len(ids) <= MAX_HOLDING:
-                    return tuple([codes[i] for i in ids])
-            return tuple([codes[i] for i in read_ids(ruleset, cards, source)])
-
-        encode.__doc__ = f"Read cards of {ruleset.name} (text, Card objects or card ids) into codes for rank()."
-        return encode
+        """:meth:`encode` as one closure (``card_ids.make_encoder``)."""
+        return make_encoder(self.ruleset, self.code_list)
 
     def card_ids(self, cards: str | Sequence[Card | str | int]) -> tuple[int, ...]:
         """The card ids (index in ``Ruleset.deck``) of ``cards``, for :meth:`rank_many`."""
@@ -428,24 +409,8 @@ class FastRanker:
     # --- classes (exact counting) ------------------------------------------------------------
 
     def class_value(self, counts: Sequence[int], flush_counts: Sequence[int]) -> int:
-        """The value of a holding class: rank counts, and the counts of its flush suit."""
-        layout = self.layout
-        key = sum(c * layout.place(d) for d, c in enumerate(counts))
-        flush_key = sum(c * layout.place(d) for d, c in enumerate(flush_counts))
-        if self.tables.dominant:
-            return max(self.nf[key], self.fl[flush_key])
-        best = NO_HAND
-        size = self.size
-        for sub in count_vectors(counts, size).tolist():
-            support = [d for d, c in enumerate(sub) if c]
-            sub_key = sum(c * layout.place(d) for d, c in enumerate(sub))
-            one_suited = all(sub[d] <= flush_counts[d] for d in support)
-            forced = one_suited and all(counts[d] == flush_counts[d] for d in support)
-            if not forced:
-                best = max(best, self.nf[sub_key])
-            if one_suited:
-                best = max(best, self.fl[sub_key])
-        return best
+        """The value of a holding class: rank counts, and the counts of its flush suit (``per_call.class_value``)."""
+        return class_value(self, counts, flush_counts)
 
 
 def ruleset_ranker(ruleset: Rules) -> FastRanker:

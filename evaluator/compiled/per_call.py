@@ -18,7 +18,7 @@ from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .card_ids import too_many_wilds
 from .suited import SuitSource, suited_rank
-from .tables import MAX_HOLDING, NO_HAND
+from .tables import MAX_HOLDING, NO_HAND, count_vectors
 
 if TYPE_CHECKING:
     from .tables import CardModel, Layout, Tables
@@ -252,3 +252,25 @@ def no_best_of(ranker: RankSource, rank: Rank) -> Rank:
         return rank(held)
 
     return rank_one_hand
+
+
+def class_value(ranker: RankSource, counts: Sequence[int], flush_counts: Sequence[int]) -> int:
+    """The value of a holding class: rank counts, and the counts of its flush suit."""
+    layout = ranker.layout
+    nf, fl = ranker.nf, ranker.fl
+    key = sum(c * layout.place(d) for d, c in enumerate(counts))
+    flush_key = sum(c * layout.place(d) for d, c in enumerate(flush_counts))
+    if ranker.tables.dominant:
+        return max(nf[key], fl[flush_key])
+    best = NO_HAND
+    size = ranker.size
+    for sub in count_vectors(counts, size).tolist():
+        support = [d for d, c in enumerate(sub) if c]
+        sub_key = sum(c * layout.place(d) for d, c in enumerate(sub))
+        one_suited = all(sub[d] <= flush_counts[d] for d in support)
+        forced = one_suited and all(counts[d] == flush_counts[d] for d in support)
+        if not forced:
+            best = max(best, nf[sub_key])
+        if one_suited:
+            best = max(best, fl[sub_key])
+    return best

@@ -35,7 +35,7 @@ from evaluator.core.resources import grammar_dir, rulesets_dir
 from evaluator.rules.load import Document, parse_yaml
 from evaluator.rules.ruleset import build_ruleset as build_rules
 from evaluator.ruleset import Ruleset
-from evaluator.tools import check
+from evaluator.tools import check, lint_coverage
 from evaluator.tools.check import check_file, check_paths, render
 
 
@@ -220,7 +220,7 @@ def _reached_by_brute_force(text: str) -> tuple[set[str], bool]:
     return reached, hole
 
 
-def _analysis(text: str) -> check._Analysis:
+def _analysis(text: str) -> lint_coverage._Analysis:
     ruleset = build_ruleset(parse_yaml(text, "a.yaml"))
     return check._Linter(ruleset, "a.yaml")._analysis()
 
@@ -330,7 +330,7 @@ def test_enumeration_limit_is_fast(tmp_path: Path) -> None:
 def test_enumeration_limit_can_be_lowered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write(tmp_path, "r.yaml", SMALL)
     assert check_file(path) == []
-    monkeypatch.setattr(check, "MAX_COVERAGE_WORK", 100)
+    monkeypatch.setattr(lint_coverage, "MAX_COVERAGE_WORK", 100)
     assert [d.code for d in check_file(path)] == ["W104"]
 
 

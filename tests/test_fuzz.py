@@ -37,7 +37,7 @@ from evaluator.rules.patterns import (
     parse_pattern,
 )
 from evaluator.ruleset import build_ruleset, load
-from evaluator.tools import check
+from evaluator.tools import lint_coverage
 from evaluator.tools.check import check_file
 
 SMALL = """\
@@ -200,7 +200,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def small_budget() -> Iterator[None]:
     """Keep the coverage enumeration of fuzzed catalogue files cheap (the limit path is fuzzed too)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(check, "MAX_COVERAGE_WORK", 40_000)
+        patch.setattr(lint_coverage, "MAX_COVERAGE_WORK", 40_000)
         yield
 
 

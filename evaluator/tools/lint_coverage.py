@@ -1,0 +1,227 @@
+"""Coverage: every hand class a ruleset can deal, and the category it lands in.
+
+See :mod:`evaluator.tools.check` for how hand classes are enumerated and
+why the work is estimated (and limited) first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from math import comb, factorial
+from typing import TYPE_CHECKING
+
+from ..compiled.suitclasses import class_count, holdings, supported
+from ..core.errors import PokerRulesError
+from ..rules.cards import Card
+from .lint_hands import _HandSpace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..rules.patterns import HandClass
+
+
+# The enumeration budget, in units of about 2.5 microseconds: classifying a
+# class costs CLASS_COST units, trying one way to fill a hand's wild cards one
+# unit. A 5-card ruleset of 52 cards needs about 150,000 units, deuces wild
+# about 580,000, a 7-card hand about 1.2 million; the limit bounds the check
+# of one file to a few seconds whatever the file says. Checking reachability
+# afterwards has a budget of its own (MAX_REASON_WORK, in pattern matches).
+CLASS_COST = 12
+MAX_COVERAGE_WORK = 1_500_000
+MAX_REASON_WORK = 400_000
+# Suit classes (flush(k), run(k, flush), suits): five cards of 52 are 134,459
+# classes, checked in seconds; a wild joker more with long patterns (freak-hands,
+# 33 million units) takes the better part of a minute, the most a check takes on
+MAX_SUITED_COVERAGE_WORK = 40_000_000
+# Analyses of identical rules are shared between the files of one run (the
+# suit tie-break variants of a catalogue classify alike).
+_ANALYSIS_CACHE_SIZE = 64
+
+
+@dataclass
+class _Hole:
+    """Hands of one size that match no category: how many classes, and one example."""
+
+    size: int
+    example: tuple[Card, ...]
+    count: int = 1
+
+
+@dataclass
+class _Analysis:
+    """What enumerating a ruleset's hand classes found (shared between identical rules)."""
+
+    work: int  # the estimated work, in units (see MAX_COVERAGE_WORK)
+    complete: bool  # False when the estimate was over the limit, or the evaluator refused a hand
+    refused: str | None = None  # why the evaluator refused a hand, when it did
+    holes: list[_Hole] = field(default_factory=list)
+    reached: set[str] = field(default_factory=set)
+    # every class a hand can be played as, with the category it lands in
+    landed: dict[HandClass, str] = field(default_factory=dict)
+
+
+_ANALYSES: dict[str, _Analysis] = {}
+
+
+class _Coverage(_HandSpace):
+    """Enumerate the hand classes of one built ruleset, within a work limit."""
+
+    def _fingerprint(self) -> str:
+        """The merged data that can decide where a hand lands, as one comparable text.
+
+        Left out: what only names, documents or tests the rules, what orders hands
+        within a category (descriptions, the suit tie-break) and what applies only
+        between hands (beats, games). The suit order is kept when it can matter: it
+        picks the suit of an all-wild flush, which only `suit =` patterns see.
+        """
+        data = {
+            key: value
+            for key, value in self.ruleset.data.items()
+            if key not in ("name", "title", "source", "examples", "extends", "$schema", "beats", "game", "suits")
+        }
+        categories = data.get("categories")
+        if isinstance(categories, dict):
+            data["categories"] = {
+                name: {k: v for k, v in spec.items() if k != "describe"} if isinstance(spec, dict) else spec
+                for name, spec in categories.items()
+            }
+        if self.uses_wilds and self.engine.flush_needs_suit:
+            data["suits"] = self.ruleset.suit_order
+        # an analysis cut short by a lower limit must not be reused under a higher one
+        data["limits"] = [MAX_COVERAGE_WORK, MAX_REASON_WORK]
+        return json.dumps(data, sort_keys=True, default=str)
+
+    def _analysis(self) -> _Analysis:
+        key = self._fingerprint()
+        cached = _ANALYSES.get(key)
+        if cached is not None:
+            return cached
+        work = self._estimate()
+        analysis = _Analysis(work, work <= self._work_limit())
+        if analysis.complete:
+            self._enumerate(analysis)
+        if len(_ANALYSES) >= _ANALYSIS_CACHE_SIZE:
+            _ANALYSES.pop(next(iter(_ANALYSES)))
+        _ANALYSES[key] = analysis
+        return analysis
+
+    def _estimate(self) -> int:
+        """The work enumeration would take, computed without enumerating."""
+        if self.engine.by_suit_class:
+            return self._estimate_suited()
+        variants = 1 + len(self.flush_suits)
+        ranks = len(self.symbols)
+        work = 0
+        for k in self.sizes:
+            for w in range(0, min(k, len(self.wild_cards)) + 1):
+                classes = self._count(k - w, self.caps) * (variants if k == self.size else 1)
+                per_class = (CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)) * self.factor
+                work += classes * per_class
+                if work > MAX_COVERAGE_WORK:
+                    return work  # enough to know; the rest need not be counted
+        return work
+
+    def _estimate_suited(self) -> int:
+        """The work of enumerating suit classes (patterns that look at suits within the hand)."""
+        if any(supported(self.ruleset, k) is not None for k in self.sizes):
+            return MAX_SUITED_COVERAGE_WORK + 1
+        work = 0
+        for k in self.sizes:
+            for w in range(0, min(k, len(self.wild_cards)) + 1):
+                # a hand of wild cards tries every concrete card for them
+                per_class = CLASS_COST * comb(len(self.symbols) * len(self.ruleset.suits) + w - 1, w)
+                # about one class per renaming of the suits: hands / suits!
+                work += class_count(self.ruleset, k - w) // factorial(len(self.ruleset.suits)) * per_class * self.factor
+        return work
+
+    def _enumerate(self, analysis: _Analysis) -> None:
+        if self.engine.by_suit_class:
+            self._enumerate_suited(analysis)
+            return
+        if not self.uses_wilds:
+            self._enumerate_natural(analysis)
+        else:
+            self._enumerate_wild(analysis)
+
+    def _record(
+        self, analysis: _Analysis, size: int, hand_class: HandClass | None, name: str | None, example: Sequence[Card]
+    ) -> None:
+        """Note where one class landed (``name``), or that it is a hole (``name`` None)."""
+        if name is None:
+            for hole in analysis.holes:
+                if hole.size == size:
+                    hole.count += 1
+                    return
+            analysis.holes.append(_Hole(size, tuple(example)))
+            return
+        analysis.reached.add(name)
+        if hand_class is not None:
+            analysis.landed.setdefault(hand_class, name)
+
+    def _enumerate_natural(self, analysis: _Analysis) -> None:
+        """No wild cards: classify every rank multiset, with and without a flush."""
+        classify = self.engine.classify
+        several_suits = len(self.ruleset.suits) >= 2
+        for k in self.sizes:
+            full = k == self.size
+            for combo in self._multisets(k):
+                # Cheap tests of which suit patterns can be dealt; cards are made only for a hole.
+                options: list[str | None] = []
+                if not full or (several_suits and k >= 2):
+                    options.append(None)
+                if full and (self.copies >= k or max(Counter(combo).values()) <= self.copies):
+                    options += self.flush_suits
+                for suit in options:
+                    classification = classify(combo, suit)
+                    if classification is None:
+                        self._record(analysis, k, None, None, self._representative(combo, suit, mixed=full) or [])
+                    else:
+                        self._record(analysis, k, classification.hand_class, classification.category.name, ())
+
+    def _enumerate_wild(self, analysis: _Analysis) -> None:
+        """Wild cards: play a real hand of each class through the evaluator's fill."""
+        engine = self.engine
+        for k in self.sizes:
+            for w in range(0, min(k, len(self.wild_cards)) + 1):
+                wilds = self.wild_cards[:w]
+                for combo in self._multisets(k - w):
+                    for suit, naturals in self._variants(combo, k):
+                        if not wilds and not self.wild.lowest_rank:
+                            # no wild card held: fill would classify the naturals as they are
+                            chosen = engine.classify(combo, suit if k == self.size else None)
+                        else:
+                            cards = [*naturals, *wilds]
+                            try:
+                                fill = engine.fill(cards, engine.wild_mask(cards))
+                            except PokerRulesError as problem:
+                                # an evaluator limit (too many wild cards to fill): such hands
+                                # cannot be ranked at all, so coverage cannot be decided
+                                analysis.complete, analysis.refused = False, problem.first.message
+                                return
+                            chosen = fill.classification if fill is not None else None
+                        if chosen is None:
+                            self._record(analysis, k, None, None, [*naturals, *wilds])
+                        else:
+                            self._record(analysis, k, chosen.hand_class, chosen.category.name, ())
+
+    def _enumerate_suited(self, analysis: _Analysis) -> None:
+        """flush(k), run(k, flush), suits: play one hand of each suit class."""
+        engine = self.engine
+        for k in self.sizes:
+            for cards, _ in holdings(self.ruleset, k):
+                try:
+                    fill = engine.best(cards, engine.candidates(cards))  # hand.best_subset: any subset may play
+                except PokerRulesError as problem:
+                    analysis.complete, analysis.refused = False, problem.first.message
+                    return
+                if fill is None:
+                    self._record(analysis, k, None, None, cards)
+                else:
+                    self._record(analysis, k, fill.classification.hand_class, fill.classification.category.name, ())
+
+    def _work_limit(self) -> int:
+        """The most work the enumeration may take for this ruleset."""
+        return MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK

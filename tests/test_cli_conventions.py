@@ -5,14 +5,14 @@ errors, check's handling of paths, and a quiet end on a closed pipe."""
 from __future__ import annotations
 
 import argparse
-import io
 import contextlib
+import io
 import json
 import os
 import shlex
 import subprocess
-import threading
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 

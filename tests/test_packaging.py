@@ -45,7 +45,7 @@ def test_the_package_and_the_project_state_one_version() -> None:
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     version = re.search(r'^version = "([^"]+)"$', text, re.MULTILINE)
     assert version is not None and version.group(1) == evaluator.__version__
-    test_extra = re.search(r"^test = \[(.*)\]$", text, re.MULTILINE)
+    test_extra = re.search(r"^test = \[(.*?)\]$", text, re.MULTILINE | re.DOTALL)
     assert test_extra is not None and '"pre-commit' in test_extra.group(1)
 
 

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..core.errors import CardError, caret, error
+from ..core.errors import CardError, PokerRulesError, caret, error
 from ..rules.cards import _SYMBOL_TO_SUIT, MAX_CARD_TEXT, Card, tokenize
 
 if TYPE_CHECKING:
@@ -130,15 +130,23 @@ class DeckReader:
             card = self.deck[card_id]
             limit = 1 if card.is_joker else self.copies
             if seen[card_id] > limit:
-                packs = "one pack" if self.copies == 1 else f"{self.copies} packs"
-                raise error(
-                    CardError,
-                    "C103",
-                    f"card {position}, {card}, is repeated ({self.name} uses {packs})",
-                    source,
-                    1,
-                    position,
-                )
+                raise repeated_card(card, position, self.copies, self.name, source, position)
+
+
+def repeated_card(
+    card: Card, position: int, copies: int, name: str, source: str, col: int, context: str | None = None
+) -> PokerRulesError:
+    """C103: ``card`` (the ``position``-th given) is held more often than ``copies`` packs allow."""
+    packs = "one pack" if copies == 1 else f"{copies} packs"
+    return error(
+        CardError,
+        "C103",
+        f"card {position}, {card}, is repeated ({name} uses {packs})",
+        source,
+        1,
+        col,
+        context=context,
+    )
 
 
 def deck_reader(ruleset: Rules) -> DeckReader:
@@ -236,14 +244,5 @@ def read_cards_slowly(ruleset: Rules, text: str | Sequence[Card | str], source: 
         seen[card] += 1
         limit = 1 if card.is_joker else ruleset.copies
         if seen[card] > limit:
-            packs = "one pack" if ruleset.copies == 1 else f"{ruleset.copies} packs"
-            raise error(
-                CardError,
-                "C103",
-                f"card {position}, {card}, is repeated ({ruleset.name} uses {packs})",
-                source,
-                1,
-                col,
-                context=context,
-            )
+            raise repeated_card(card, position, ruleset.copies, ruleset.name, source, col, context)
     return cards

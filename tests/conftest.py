@@ -2,13 +2,13 @@
 
 The reference data ships with the repository in ``tests/data`` (see its
 README.md for each folder's source, licence and checks). Set
-``$POKERRULES_SHARED_DATA`` to use another folder with the same layout. When
+``$POKERRULES_REFERENCE_DATA`` to use another folder with the same layout. When
 the folder is missing, tests that need it are skipped with a reason that
 starts with ``reference data not found``; with ``$CI`` or
 ``$POKERRULES_REQUIRE_DATA`` set (``.ci/run`` sets the latter), the hook below
 turns each such skip into a failure, so CI cannot pass without the data.
 
-The locating helper :func:`shared_data_dir` lives in ``refdata.py`` so that
+The locating helper :func:`reference_data_dir` lives in ``refdata.py`` so that
 test modules can also use it at collection time (for parametrize ids); it is
 re-exported here.
 """
@@ -19,24 +19,24 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
-from refdata import MISSING_DATA_PREFIX, SHARED_DATA_ENV, data_required, missing_data_reason, shared_data_dir
+from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, missing_data_reason, reference_data_dir
 
-__all__ = ["shared_data_dir", "shared_data"]
+__all__ = ["reference_data_dir", "reference_data"]
 
 
 def pytest_report_header(config: pytest.Config) -> str:
     """Say in the session header which reference data is used (or that none is)."""
-    found = shared_data_dir()
+    found = reference_data_dir()
     required = " (required: a missing-data skip fails)" if data_required() else ""
     if found is None:
-        return f"pokerrules reference data: not found ({SHARED_DATA_ENV} to override){required}"
+        return f"pokerrules reference data: not found ({REFERENCE_DATA_ENV} to override){required}"
     return f"pokerrules reference data: {found}{required}"
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
+def reference_data() -> Path:
     """The reference-data folder; skips the requesting test when it is absent."""
-    found = shared_data_dir()
+    found = reference_data_dir()
     if found is None:
         pytest.skip(missing_data_reason())
     return found

@@ -19,37 +19,37 @@ from functools import cache
 from pathlib import Path
 
 #: Environment variable that overrides where the reference data lives.
-SHARED_DATA_ENV = "POKERRULES_SHARED_DATA"
+REFERENCE_DATA_ENV = "POKERRULES_REFERENCE_DATA"
 #: Environment variables that turn a reference-data skip into a failure.
 REQUIRE_DATA_ENVS = ("POKERRULES_REQUIRE_DATA", "CI")
 #: Every reference-data skip reason starts with this (the conftest hook looks for it).
 MISSING_DATA_PREFIX = "reference data not found"
 
 
-def default_shared_data_dir() -> Path:
+def default_reference_data_dir() -> Path:
     """The default location: ``tests/data``, shipped with the repository."""
     return Path(__file__).resolve().parent / "data"
 
 
-def shared_data_dir() -> Path | None:
+def reference_data_dir() -> Path | None:
     """The reference-data folder, or None when it is not there.
 
-    ``$POKERRULES_SHARED_DATA`` wins when set (even if it points nowhere, so a
+    ``$POKERRULES_REFERENCE_DATA`` wins when set (even if it points nowhere, so a
     wrong override is reported rather than silently replaced); otherwise
-    :func:`default_shared_data_dir` is used.
+    :func:`default_reference_data_dir` is used.
     """
-    override = os.environ.get(SHARED_DATA_ENV)
-    path = Path(override).expanduser() if override else default_shared_data_dir()
+    override = os.environ.get(REFERENCE_DATA_ENV)
+    path = Path(override).expanduser() if override else default_reference_data_dir()
     return path if path.is_dir() else None
 
 
 def missing_data_reason() -> str:
     """The skip reason used when the reference data cannot be found."""
-    override = os.environ.get(SHARED_DATA_ENV)
-    where = f"${SHARED_DATA_ENV}={override}" if override else str(default_shared_data_dir())
+    override = os.environ.get(REFERENCE_DATA_ENV)
+    where = f"${REFERENCE_DATA_ENV}={override}" if override else str(default_reference_data_dir())
     return (
         f"{MISSING_DATA_PREFIX} ({where} is not a directory); "
-        f"unset ${SHARED_DATA_ENV} to use tests/data, or point it at a folder with the same layout"
+        f"unset ${REFERENCE_DATA_ENV} to use tests/data, or point it at a folder with the same layout"
     )
 
 

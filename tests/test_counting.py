@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refdata import missing_data_reason, shared_data_dir
+from refdata import missing_data_reason, reference_data_dir
 from samples import BUG_COUNTS
 
 import evaluator
@@ -108,7 +108,7 @@ def expected_for(ruleset: Any, table: dict[str, int]) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def tables() -> Path:
     """The reference-data folder (skips when absent)."""
-    found = shared_data_dir()
+    found = reference_data_dir()
     if found is None:
         pytest.skip(missing_data_reason())
     return found

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from refdata import REQUIRE_DATA_ENVS, SHARED_DATA_ENV, default_shared_data_dir
+from refdata import REQUIRE_DATA_ENVS, REFERENCE_DATA_ENV, default_reference_data_dir
 
-DATA = default_shared_data_dir()
+DATA = default_reference_data_dir()
 TESTS = Path(__file__).resolve().parent
 
 
@@ -48,7 +48,7 @@ def test_every_data_file_is_listed_and_every_folder_documented() -> None:
 
 def _pytest(env_changes: dict[str, str | None], *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
-    for name in (*REQUIRE_DATA_ENVS, SHARED_DATA_ENV):
+    for name in (*REQUIRE_DATA_ENVS, REFERENCE_DATA_ENV):
         env.pop(name, None)
     for name, value in env_changes.items():
         if value is not None:
@@ -72,10 +72,10 @@ TARGETS = (
 @pytest.mark.parametrize("variable", REQUIRE_DATA_ENVS)
 def test_a_reference_data_skip_fails_when_the_data_is_required(tmp_path: Path, variable: str) -> None:
     nowhere = str(tmp_path / "no-data-here")
-    skipped = _pytest({SHARED_DATA_ENV: nowhere}, *TARGETS)
+    skipped = _pytest({REFERENCE_DATA_ENV: nowhere}, *TARGETS)
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
     assert "2 skipped" in skipped.stdout and "reference data not found" in skipped.stdout
-    required = _pytest({SHARED_DATA_ENV: nowhere, variable: "1"}, *TARGETS)
+    required = _pytest({REFERENCE_DATA_ENV: nowhere, variable: "1"}, *TARGETS)
     assert required.returncode == 1, required.stdout + required.stderr
     # a skip in a fixture is reported as an error, a skip marker as a failure: either fails the run
     assert required.stdout.count("may not skip") >= 2 and "skipped" not in required.stdout.splitlines()[-1]

@@ -36,7 +36,7 @@ from refdata import (
     has_repeated_card,
     missing_data_reason,
     ojpoker_hands,
-    shared_data_dir,
+    reference_data_dir,
     uci_hands,
     uva10315_sample,
 )
@@ -83,14 +83,14 @@ OJPOKER_GAMES = [
 
 
 @pytest.mark.parametrize(("ruleset_name", "column"), OJPOKER_GAMES)
-def test_ojpoker_strength_order_equals_class_order(shared_data: Path, ruleset_name: str, column: str) -> None:
+def test_ojpoker_strength_order_equals_class_order(reference_data: Path, ruleset_name: str, column: str) -> None:
     """Hands of one class have one strength; a better class a bigger one.
 
     ojpoker class numbers: LOWER = BETTER in that game. So sorting the
     distinct classes ascending must give strictly decreasing strengths, and
     there must be exactly as many distinct strengths as classes.
     """
-    rows = ojpoker_hands(shared_data.joinpath(*OJPOKER_FILE))
+    rows = ojpoker_hands(reference_data.joinpath(*OJPOKER_FILE))
     assert len(rows) == OJPOKER_ROWS, "reference file truncated?"
     evaluate = ruleset(ruleset_name).evaluate
 
@@ -148,9 +148,9 @@ UCI_FILES = [
 
 
 @pytest.mark.parametrize(("filename", "rows_expected"), UCI_FILES)
-def test_uci_category(shared_data: Path, filename: str, rows_expected: int) -> None:
+def test_uci_category(reference_data: Path, filename: str, rows_expected: int) -> None:
     """Each hand's category is the UCI CLASS (0 nothing ... 9 royal flush)."""
-    rows = uci_hands(shared_data / "uci_poker_hand" / filename)
+    rows = uci_hands(reference_data / "uci_poker_hand" / filename)
     assert len(rows) == rows_expected, "reference file truncated?"
     evaluate = ruleset("standard").evaluate
 
@@ -178,9 +178,9 @@ EULER54_PLAYER1_WINS = 376  # published answer (project_euler_54/README.md)
 EULER54_DEALS = 1_000
 
 
-def test_project_euler_54(shared_data: Path) -> None:
+def test_project_euler_54(reference_data: Path) -> None:
     """Player 1 wins exactly 376 of the 1,000 deals, and no deal is a tie."""
-    deals = euler54_deals(shared_data / "project_euler_54" / "p054_poker.txt")
+    deals = euler54_deals(reference_data / "project_euler_54" / "p054_poker.txt")
     assert len(deals) == EULER54_DEALS, "reference file truncated?"
     compare = ruleset("standard").compare
     results = [compare(p1, p2) for p1, p2 in deals]
@@ -200,9 +200,9 @@ def test_project_euler_54(shared_data: Path) -> None:
 UVA_VERDICT = {1: "Black wins.", -1: "White wins.", 0: "Tie."}
 
 
-def test_uva_10315_sample(shared_data: Path) -> None:
+def test_uva_10315_sample(reference_data: Path) -> None:
     """Black (first five cards) vs White (last five): the sample output."""
-    sample = uva10315_sample(shared_data / "uva_10315")
+    sample = uva10315_sample(reference_data / "uva_10315")
     assert sample, "empty sample"
     compare = ruleset("standard").compare
     got = [(black, white, UVA_VERDICT.get(compare(black, white), "?")) for black, white, _ in sample]
@@ -219,19 +219,19 @@ EXERCISM_CASES = 39
 
 def _exercism_params() -> list[Any]:
     """One pytest param per case (read at collection time for readable ids)."""
-    root = shared_data_dir()
+    root = reference_data_dir()
     if root is None:
         return [pytest.param(None, id="no-data", marks=pytest.mark.skip(reason=missing_data_reason()))]
     return [pytest.param(c, id=c.test_id) for c in exercism_cases(root.joinpath(*EXERCISM_FILE))]
 
 
-def test_exercism_case_count(shared_data: Path) -> None:
+def test_exercism_case_count(reference_data: Path) -> None:
     """All 39 cases were read (guards the parametrisation below)."""
-    assert len(exercism_cases(shared_data.joinpath(*EXERCISM_FILE))) == EXERCISM_CASES
+    assert len(exercism_cases(reference_data.joinpath(*EXERCISM_FILE))) == EXERCISM_CASES
 
 
 @pytest.mark.parametrize("case", _exercism_params())
-def test_exercism_best_hands(shared_data: Path, case: ExercismCase) -> None:
+def test_exercism_best_hands(reference_data: Path, case: ExercismCase) -> None:
     """The hands that beat or tie every other hand are the expected ``bestHands``.
 
     Hands of one case may share cards (several decks), so each hand is
@@ -270,13 +270,13 @@ def _kev_evaluated(directory: Path) -> tuple[tuple[KevClass, str, Any], ...]:
     return tuple(out)
 
 
-def test_cactus_kev_rank_order(shared_data: Path) -> None:
+def test_cactus_kev_rank_order(reference_data: Path) -> None:
     """Sorting by strength reproduces rank 1..7462: strictly decreasing strength."""
-    classes = cactus_kev_classes(shared_data / "cactus_kev_7462")
+    classes = cactus_kev_classes(reference_data / "cactus_kev_7462")
     assert [k.rank for k in classes] == list(range(1, KEV_CLASSES + 1)), (
         "reference files do not cover rank 1..7462 exactly once"
     )
-    evaluated = _kev_evaluated(shared_data / "cactus_kev_7462")
+    evaluated = _kev_evaluated(reference_data / "cactus_kev_7462")
     out_of_order = [
         f"rank {a.rank} {a_cards} strength={ha.strength!r}  should beat  "
         f"rank {b.rank} {b_cards} strength={hb.strength!r}"
@@ -292,9 +292,9 @@ def test_cactus_kev_rank_order(shared_data: Path) -> None:
         )
 
 
-def test_cactus_kev_categories(shared_data: Path) -> None:
+def test_cactus_kev_categories(reference_data: Path) -> None:
     """Rank boundaries (SF 1-10 with royal at 1, 4K 11-166, ...) give our categories."""
-    evaluated = _kev_evaluated(shared_data / "cactus_kev_7462")
+    evaluated = _kev_evaluated(reference_data / "cactus_kev_7462")
     assert len(evaluated) == KEV_CLASSES
     # the files' own codes agree with the README's boundaries (data sanity)
     code_mismatch = [

@@ -32,7 +32,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from refdata import category_for_kev_rank, parse_jsonc, shared_data_dir
+from refdata import category_for_kev_rank, parse_jsonc, reference_data_dir
 
 import evaluator
 from evaluator.cli.main import main
@@ -504,7 +504,7 @@ SEVEN_CARD_FILE = "ojpoker_lcrocker/seven_card_hands_100k.jsonc"
 
 @cache
 def _seven_card_rows() -> tuple[tuple[str, int, str], ...]:
-    root = shared_data_dir()
+    root = reference_data_dir()
     assert root is not None
     rows = parse_jsonc((root / SEVEN_CARD_FILE).read_text(encoding="utf-8"))
     assert isinstance(rows, list)
@@ -542,7 +542,7 @@ def _seven_card_chunk(index: int) -> tuple[tuple[int, Any], ...]:
 @pytest.mark.parametrize(
     "count", [pytest.param(20_000, id="first-20000"), pytest.param(100_000, id="all-100000", marks=pytest.mark.slow)]
 )
-def test_seven_card_hands_in_published_order(shared_data: Path, count: int) -> None:
+def test_seven_card_hands_in_published_order(reference_data: Path, count: int) -> None:
     """Best five of seven, ordered exactly as the ojpoker classes (lower is
     better): equal classes have equal strength, and a better class is always
     stronger; the five cards played match the published best five (by rank;
@@ -636,9 +636,9 @@ def test_cli_double_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["shares"] == [5, 4] and [h["name"] for h in data["halves"]] == ["board 1", "board 2"]
 
 
-def test_cli_project_euler_54_one_liner(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+def test_cli_project_euler_54_one_liner(capsys: pytest.CaptureFixture[str], reference_data: Path) -> None:
     """The one-liner of docs/showdown.md; the published answer is 376."""
-    path = str(shared_data / "project_euler_54" / "p054_poker.txt")
+    path = str(reference_data / "project_euler_54" / "p054_poker.txt")
     code, out, _ = run(capsys, "showdown", "standard", "--from", path, "--hand-size", "5", "--summary")
     assert code == 0
     assert out.splitlines() == ["player 1 wins 376", "player 2 wins 624", "ties 0"]

@@ -678,9 +678,9 @@ def test_importing_the_package_or_evaluating_does_not_import_numpy() -> None:
 # --- exact counting over classes -----------------------------------------------------------------
 
 
-def test_seven_card_category_counts_of_standard_match_the_published_table(shared_data: Path) -> None:
+def test_seven_card_category_counts_of_standard_match_the_published_table(reference_data: Path) -> None:
     expected = {}
-    with open(shared_data / "tables" / "standard_7card_52deck.csv", newline="") as handle:
+    with open(reference_data / "tables" / "standard_7card_52deck.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             expected[row["category"]] = int(row["count"])
     counts = count_categories_fast(load("standard"), 7)

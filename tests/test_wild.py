@@ -419,9 +419,9 @@ TABLES = [
 ]
 
 
-def read_table(shared_data: Path, filename: str) -> dict[str, int]:
+def read_table(reference_data: Path, filename: str) -> dict[str, int]:
     """A published table, with its category names mapped to the catalogue's."""
-    with open(shared_data / "tables" / filename, encoding="utf-8") as handle:
+    with open(reference_data / "tables" / filename, encoding="utf-8") as handle:
         rows = {row["category"]: int(row["count"]) for row in csv.DictReader(handle)}
     total = rows.pop("total")
     assert sum(rows.values()) == total
@@ -482,9 +482,9 @@ def merged(counts: dict[str, int], into: dict[str, str]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize(("name", "filename"), TABLES)
-def test_class_counts_equal_the_published_tables(shared_data: Path, name: str, filename: str) -> None:
+def test_class_counts_equal_the_published_tables(reference_data: Path, name: str, filename: str) -> None:
     counts, _ = class_counts(load(name))
-    assert dict(counts) == read_table(shared_data, filename)
+    assert dict(counts) == read_table(reference_data, filename)
 
 
 def test_class_counts_of_the_bug() -> None:
@@ -509,9 +509,9 @@ def _counting() -> ModuleType:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "filename"), TABLES)
-def test_counting_category_counts_equal_the_published_tables(shared_data: Path, name: str, filename: str) -> None:
+def test_counting_category_counts_equal_the_published_tables(reference_data: Path, name: str, filename: str) -> None:
     counting = _counting()
-    assert counting.category_counts(load(name), cards=5) == read_table(shared_data, filename)
+    assert counting.category_counts(load(name), cards=5) == read_table(reference_data, filename)
 
 
 @pytest.mark.slow

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .engine.evaluate import Engine, engine_for
+from .rules.build import build_ruleset as build_rules
+from .rules.build import load_rules
 from .rules.cards import Card
 from .rules.load import Document
-from .rules.ruleset import Rules, load_rules
-from .rules.ruleset import build_ruleset as build_rules
+from .rules.ruleset import Rules
 
 if TYPE_CHECKING:
     from .engine.explain import Explanation

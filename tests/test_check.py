@@ -32,8 +32,8 @@ from evaluator.cli.main import main
 from evaluator.core import codes
 from evaluator.core.errors import Diagnostic
 from evaluator.core.resources import grammar_dir, rulesets_dir
+from evaluator.rules.build import build_ruleset as build_rules
 from evaluator.rules.load import Document, parse_yaml
-from evaluator.rules.ruleset import build_ruleset as build_rules
 from evaluator.ruleset import Ruleset
 from evaluator.tools import check, lint_coverage
 from evaluator.tools.check import check_file, check_paths, render

@@ -158,8 +158,8 @@ def test_position_names_come_from_the_pattern_not_the_name() -> None:
 
 
 def test_rank_by_names(tmp_path: object) -> None:
+    from evaluator.rules.build import build_ruleset
     from evaluator.rules.load import parse_yaml
-    from evaluator.rules.ruleset import build_ruleset
     from evaluator.ruleset import Ruleset
 
     text = """\

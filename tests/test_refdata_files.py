@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from refdata import REQUIRE_DATA_ENVS, REFERENCE_DATA_ENV, default_reference_data_dir
+from refdata import REFERENCE_DATA_ENV, REQUIRE_DATA_ENVS, default_reference_data_dir
 
 DATA = default_reference_data_dir()
 TESTS = Path(__file__).resolve().parent

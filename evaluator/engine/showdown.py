@@ -397,7 +397,7 @@ def _half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
     game = ruleset.game
     if game is None or not game.split:
         return [("high" if ruleset.direction == "high" else "low", ruleset)]
-    from ..rules.ruleset import load_split_half
+    from ..rules.build import load_split_half
 
     # a path in a split is relative to the file that names it, and confined, as `extends:` is
     return [

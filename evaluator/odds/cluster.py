@@ -140,7 +140,7 @@ class RulesetSpec:
             return self.live
         found = _BUILT.get(self.digest)
         if found is None:
-            from ..rules.ruleset import build_ruleset
+            from ..rules.build import build_ruleset
 
             found = build_ruleset(self.document, Path(self.path) if self.path else None)
             _BUILT[self.digest] = found

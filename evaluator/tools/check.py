@@ -151,8 +151,8 @@ def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
     ``roots`` are folders (besides the file's own) that its ``extends:`` and
     ``game.split`` paths may reach.
     """
+    from ..rules.build import build_readable
     from ..rules.load import load_document
-    from ..rules.ruleset import build_readable
     from ..ruleset import Ruleset
     from .examples import run_examples
     from .partial import doubts_of, readable_part
@@ -200,7 +200,7 @@ def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagn
 
 def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
     """Each ``game.split`` ruleset loaded as a showdown would load it (confined like ``extends:``)."""
-    from ..rules.ruleset import load_split_half
+    from ..rules.build import load_split_half
 
     game = ruleset.game
     found: list[Diagnostic] = []

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Diagnostic
+from ..rules.build import DECK_SECTIONS
 from ..rules.load import Document, Position
-from ..rules.ruleset import DECK_SECTIONS
 from ..rules.schema import findings, schema
 
 if TYPE_CHECKING:

@@ -32,8 +32,9 @@
    enumerated); otherwise it is *sampled* with a stated seed and a 95% Wilson
    score interval.
 
-The result is a plain :class:`Diff` value; the text and JSON renderings live
-here, the HTML report in :mod:`evaluator.tools.report`. ``command`` builds
+The result is a plain :class:`Diff` value; its text rendering is in
+:mod:`evaluator.tools.diff_text`, its JSON is ``Diff.as_dict``, the HTML report is
+:mod:`evaluator.tools.report`. ``command`` builds
 everything first and writes only at the end, so nothing is written (neither
 stdout nor the HTML file) when the comparison fails. The exit code is 0 for
 every successful comparison: diff is a report, not a check.
@@ -44,22 +45,21 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, combinations, combinations_with_replacement
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.suitclasses import class_count, holdings, supported
+from ..core.atomic_write import write_atomically
 from ..core.errors import PokerRulesError, UsageError
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 from ..rules.cards import Card
 from .diff_basis import common_deck, rules_fingerprint
+from .diff_text import render_text
 from .diff_types import (
     CategoryStat,
     Diff,
@@ -68,9 +68,6 @@ from .diff_types import (
     Reclassified,
     Setting,
     Side,
-    classes_text,
-    odds_text,
-    share_sentence,
 )
 from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
 
@@ -449,141 +446,7 @@ def usage_problem(a: Ruleset, b: Ruleset, cards: int | None, samples: int) -> st
     return None
 
 
-# --- text and JSON -----------------------------------------------------------------------------------------
-
-
-def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [indent + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
-
-
-def _order_rows(diff: Diff) -> list[list[str]]:
-    rows = [["", diff.a.name, "deals", "odds", "", diff.b.name, "deals", "odds"]]
-    shared = set(c.name for c in diff.order_a) & set(c.name for c in diff.order_b)
-    for i in range(max(len(diff.order_a), len(diff.order_b))):
-        row: list[str] = []
-        for order in (diff.order_a, diff.order_b):
-            if i < len(order):
-                stat = order[i]
-                mark = "" if stat.name in shared else " (only here)"
-                row += [str(stat.position), stat.name + mark, f"{stat.count:,}", odds_text(stat.probability)]
-            else:
-                row += ["", "", "", ""]
-        rows.append(row)
-    return rows
-
-
-def _flip_lines(diff: Diff) -> list[str]:
-    lines = []
-    for flip in diff.flips:
-        lines.append(
-            f"  {flip.winner_a} > {flip.winner_b} in {diff.a.name}, {flip.winner_b} > {flip.winner_a} in {diff.b.name}"
-        )
-        if flip.example is None:
-            lines.append("    (no example: the cards both decks hold cannot make this pair in both rulesets)")
-            continue
-        first, second = flip.example
-        lines.append(
-            f"    {' '.join(first.cards)}  ({first.description_b})  vs  {' '.join(second.cards)}  ({second.description_b})"
-        )
-        lines.append(
-            f"    {diff.a.name}: the {first.category.replace('_', ' ')} wins; {diff.b.name}: the {second.category.replace('_', ' ')} wins  (verified with compare)"
-        )
-    return lines
-
-
-def _showdown_lines(diff: Diff) -> list[str]:
-    share = diff.showdowns
-    lines = [f"  {share_sentence(share).split(': ', 1)[1]}"]
-    if share.method in ("exact", "sampled"):
-        lines.append(
-            f"  ({share.cards} cards to each player from the {share.common_deck} cards both decks hold; a tie that becomes a win counts as a change)"
-        )
-    verdict = {1: "first wins", -1: "second wins", 0: "tie"}
-    for deal in share.examples:
-        lines.append(
-            f"  e.g. {' '.join(deal.first)}  vs  {' '.join(deal.second)}: "
-            f"{diff.a.name} {verdict[deal.outcome_a]}, {diff.b.name} {verdict[deal.outcome_b]}"
-        )
-    return lines
-
-
-def render_text(diff: Diff) -> str:
-    """The plain-text report."""
-    from .flips_text import census_lines
-    from .lowball import breakdown_lines
-
-    lines = [f"pokerrules diff {diff.a.name} {diff.b.name}  ({diff.cards}-card hands)", ""]
-    lines += [f"* {line}" for line in diff.summary()]
-    lines += ["", "Decks and rules (* differs)"]
-    rows = [["", diff.a.name, diff.b.name]] + [
-        [("* " if s.differs else "  ") + s.name, s.a, s.b] for s in diff.settings
-    ]
-    lines += _table(rows)
-    lines += ["", f"Category order, highest first, with {diff.cards}-card frequencies"]
-    lines += _table(_order_rows(diff))
-    lines += [
-        "",
-        f"Category order flips ({len(diff.flips)}): categories that win in {diff.a.name} and lose in {diff.b.name}",
-    ]
-    lines += _flip_lines(diff) or [
-        "  none: the categories both rulesets have keep their order (flips of every kind: see Flips by cause)"
-    ]
-    if diff.reclassified:
-        lines += ["", f"Same cards, another category ({len(diff.reclassified)}), in the cards both decks hold"]
-        lines += _table(
-            [
-                [
-                    r.category_a,
-                    "→",
-                    r.category_b,
-                    classes_text(r.classes),
-                    "e.g. " + " ".join(r.example.cards),
-                    f"({r.example.description_b})",
-                ]
-                for r in diff.reclassified
-            ]
-        )
-    if diff.flip_causes is not None:
-        lines += ["", *census_lines(diff.flip_causes, diff.a.name, diff.b.name)]
-    for breakdown in diff.lowball:
-        lines += ["", *breakdown_lines(breakdown)]
-    if diff.game_showdowns is not None:
-        from .game_sample import game_lines
-
-        lines += ["", *game_lines(diff.game_showdowns, diff.a.name, diff.b.name)]
-    else:
-        lines += ["", "Heads-up showdowns whose winner changes"]
-        lines += _showdown_lines(diff)
-    return "\n".join(lines) + "\n"
-
-
 # --- the command ---------------------------------------------------------------------------------------------
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so no half-written report is left.
-
-    A symbolic link is never replaced nor written through (``OSError``): the
-    report goes where the name says or nowhere. A path that is not a regular
-    file (``/dev/stdout``, a pipe) is written directly, since it cannot be
-    replaced.
-    """
-    target = Path(path)
-    if target.is_symlink() and (target.is_file() or not target.exists()):
-        raise OSError(f"{path}: is a symbolic link; not replaced (give the real file name)")
-    if target.exists() and not target.is_file():  # /dev/stdout, a pipe: written where it leads
-        with open(target, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        return
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def command(args: argparse.Namespace, out: TextIO) -> int:

@@ -22,12 +22,15 @@ share engine:
 
 The chunks run in this process or on a Dask cluster (``client=``, see
 :mod:`evaluator.odds.cluster`) with identical results. Games that do not deal two
-hole cards (Omaha, stud) have no 13x13 chart and are refused (``O105``).
+hole cards (Omaha, stud) have no 13x13 chart: their chart is a stated, seeded
+sample of starting hands (:mod:`evaluator.odds.chart_sample`), computed by the
+same chunks.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import TYPE_CHECKING, Any
@@ -43,6 +46,7 @@ from .ranges import parse_range
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
+    from .chart_sample import HandSample, SampledHand
     from .deals import Table
     from .shares import ShareEngine
 
@@ -70,9 +74,9 @@ class HandClass:
 
 @dataclass
 class Cell:
-    """The figures of one class (fractions of 1)."""
+    """The figures of one class, or of one sampled hand (fractions of 1)."""
 
-    hand: HandClass
+    hand: HandClass | SampledHand
     combos: int
     equity: float
     win: float
@@ -81,12 +85,16 @@ class Cell:
     deals: int
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of one cell."""
+        """The JSON form of one cell (a sampled hand has its place and draws instead of a grid place)."""
+        place = (
+            {"row": self.hand.row, "col": self.hand.col}
+            if isinstance(self.hand, HandClass)
+            else {"index": self.hand.index, "drawn": self.hand.drawn}
+        )
         return {
             "class": self.hand.name,
             "kind": self.hand.kind,
-            "row": self.hand.row,
-            "col": self.hand.col,
+            **place,
             "combos": self.combos,
             "equity": self.equity,
             "win": self.win,
@@ -113,6 +121,7 @@ class ChartResult:
     seconds: float = 0.0
     workers: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    sample: HandSample | None = None  # the rule of a sampled-hand chart; None for the grid
 
     @property
     def deals(self) -> int:
@@ -144,6 +153,7 @@ class ChartResult:
             "dead": self.dead,
             "deals": self.deals,
             "max_std_error": self.max_error,
+            "sample": None if self.sample is None else self.sample.as_dict(self.cells),
             "cells": [cell.as_dict() for cell in self.cells],
         }
 
@@ -296,9 +306,16 @@ def chart(
     classes: list[str] | None = None,
     client: Any = None,
     progress: Progress | None = None,
+    hands: int | None = None,
+    same_hands_as: ChartResult | None = None,
 ) -> ChartResult:
     """The equity of every starting-hand class (or of ``classes`` only) against
     ``opponents`` random hands (see the module docstring).
+
+    A game whose starting hand is not two hole cards gets a chart of ``hands``
+    sampled starting hands instead (``classes``: hands given as cards;
+    ``same_hands_as``: the hands of another sampled chart that this deck
+    holds), see :func:`evaluator.odds.chart_sample.sampled_chart`.
 
     >>> from evaluator import load
     >>> result = chart(load("holdem"), classes=["AA"], samples=2000, seed=1)
@@ -306,17 +323,27 @@ def chart(
     ('sampled', 'AA', True)
 
     Raises:
-        PokerRulesError: O105 a game without two hole cards, O108 too many
-            opponents, O111 exact past the bound, O112 bad samples, O101/O102
-            an unknown class, C1xx unreadable board or dead cards.
+        PokerRulesError: O108 too many opponents, O111 exact past the bound,
+            O112 bad samples, O117 ``hands`` or ``same_hands_as`` that do not
+            fit the chart, O101/O102 an unknown class, C1xx unreadable board
+            or dead cards.
     """
+    from .chart_sample import sampled_chart, starting_cards
+
     started = time.monotonic()
-    if not 1 <= opponents <= MAX_PLAYERS - 1:
-        raise error(OddsError, "O108", f"{opponents} opponents; a chart takes 1 to {MAX_PLAYERS - 1}", "<chart>")
-    if exact and samples is not None:
-        raise error(OddsError, "O112", "exact and samples exclude each other", "<chart>")
-    if samples is not None and not 1 <= samples <= MAX_SAMPLES:
-        raise error(OddsError, "O112", f"samples must be from 1 to {MAX_SAMPLES:,}", "<chart>")
+    check_question(opponents, samples, exact)
+    if starting_cards(ruleset) != 2 or (same_hands_as is not None and same_hands_as.sample is not None):
+        return sampled_chart(
+            ruleset, opponents, samples, exact, seed, board, dead, classes, client, progress, hands, same_hands_as
+        )
+    if hands is not None:
+        raise error(
+            OddsError,
+            "O117",
+            f"{ruleset.name} deals two hole cards: its chart is the whole grid, not a sample of hands",
+            "<chart>",
+            hint="drop --hands",
+        )
     every = hand_classes(ruleset)
     by_name = {cls.name: cls for cls in every}
     wanted = every
@@ -342,7 +369,8 @@ def chart(
             continue
         if exact:
             if not cost:  # every class costs about the same: the bound is checked once
-                cost = _exact_cost(ruleset, wanted, options[0], opponents, board, dead)
+                every_combo = sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
+                cost = exact_cost(ruleset, options[0], opponents, board, dead, every_combo)
             chunks += [_Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
         else:
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
@@ -369,12 +397,23 @@ def chart(
     )
 
 
-def _exact_cost(ruleset: Rules, wanted: list[HandClass], combo: str, opponents: int, board: str, dead: str) -> float:
-    """Rank lookups of one combination's exact chunk; refused (O111) past ``EXACT_HARD_LIMIT``."""
+def check_question(opponents: int, samples: int | None, exact: bool) -> None:
+    """Refuse opponents out of 1..22 (O108), and samples out of range or with ``exact`` (O112)."""
+    if not 1 <= opponents <= MAX_PLAYERS - 1:
+        raise error(OddsError, "O108", f"{opponents} opponents; a chart takes 1 to {MAX_PLAYERS - 1}", "<chart>")
+    if exact and samples is not None:
+        raise error(OddsError, "O112", "exact and samples exclude each other", "<chart>")
+    if samples is not None and not 1 <= samples <= MAX_SAMPLES:
+        raise error(OddsError, "O112", f"samples must be from 1 to {MAX_SAMPLES:,}", "<chart>")
+
+
+def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str, combinations: int) -> float:
+    """Rank lookups of one combination's exact chunk (``combinations`` of them in the chart);
+    refused (O111) past ``EXACT_HARD_LIMIT``."""
     table, engine = prepare(ruleset, [combo] + ["random"] * opponents, board, dead)
     cost = exact_lookups(table, engine, EXACT_HARD_LIMIT)
     if cost > EXACT_HARD_LIMIT:
-        whole = cost * sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
+        whole = cost * combinations
         raise error(
             OddsError,
             "O111",
@@ -387,7 +426,7 @@ def _exact_cost(ruleset: Rules, wanted: list[HandClass], combo: str, opponents: 
 
 
 def _cells(
-    wanted: list[HandClass],
+    wanted: Sequence[HandClass | SampledHand],
     combos: list[int],
     chunks: list[_Chunk],
     sums: list[tuple[float, float, float, float, int]],

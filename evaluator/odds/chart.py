@@ -133,6 +133,10 @@ class ChartResult:
         """The largest standard error of a cell's equity (0 when exact)."""
         return max((cell.std_error for cell in self.cells), default=0.0)
 
+    def grid_cells(self) -> list[tuple[int, int, Cell]]:
+        """(row, col, cell) of every grid class (none in a sampled-hand chart)."""
+        return [(cell.hand.row, cell.hand.col, cell) for cell in self.cells if isinstance(cell.hand, HandClass)]
+
     def cell(self, name: str) -> Cell:
         """The cell of class ``name`` (``AKs``)."""
         for cell in self.cells:

@@ -252,6 +252,25 @@ def _given_hands(ruleset: Rules, classes: list[str], board: str, dead: str) -> t
     return hands, combos
 
 
+def check_comparable(first: Rules, second: Rules) -> None:
+    """Refuse (O117) two rulesets whose charts have no hand in common: a grid and a sample,
+    or starting hands of different sizes (checked before either chart is computed).
+
+    >>> from evaluator import load
+    >>> check_comparable(load("omaha"), load("omaha-hi-lo"))
+    """
+    sizes = starting_cards(first), starting_cards(second)
+    if sizes[0] == sizes[1]:
+        return
+    if 2 in sizes:
+        grid, other = (first, second) if sizes[0] == 2 else (second, first)
+        raise _fail(f"{grid.name} has a grid chart and {other.name} a sampled one: they cannot be compared")
+    raise _fail(
+        f"a starting hand of {first.name} holds {sizes[0]} cards, of {second.name} {sizes[1]}: "
+        "the charts have no hand in common"
+    )
+
+
 def _hands_of(ruleset: Rules, first: ChartResult, board: str, dead: str) -> tuple[list[SampledHand], list[int], str]:
     """The hands of another sampled chart that this deck holds (the cards known here left out)."""
     sample = first.sample

@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from evaluator import load  # noqa: E402
-from evaluator.odds.chart import ChartResult, _Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
+from evaluator.odds.chart import ChartResult, Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
 from evaluator.odds.cluster import RulesetSpec, dask_client  # noqa: E402
 from evaluator.odds.odds import exact_lookups, prepare  # noqa: E402
 
@@ -43,7 +43,7 @@ def timed(run: Any, rounds: int) -> tuple[float, ChartResult]:
 
 def warm(spec: RulesetSpec) -> None:
     """Build the ruleset and read its tables on a worker before the clock starts."""
-    run_chunk(spec, _Chunk(0, 0, 0, "AA", 1, "", "", 100, 1))
+    run_chunk(spec, Chunk(0, 0, 0, "AA", 1, "", "", 100, 1))
 
 
 def exact_cost(name: str) -> tuple[int, float, float]:

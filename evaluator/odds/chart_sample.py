@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
 from math import factorial, perm
 from typing import TYPE_CHECKING, Any
 
@@ -41,18 +40,20 @@ from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards
 from ..engine.showdown import _half_rulesets
 from ..rules.cards import Card
-from .chart import (
+from .chart_run import (
     CHUNK_SAMPLES,
     DEFAULT_CHART_SAMPLES,
     ChartResult,
-    _cells,
-    _Chunk,
-    _groups,
-    _worker_count,
+    Chunk,
+    HandSample,
+    SampledHand,
     check_question,
+    combine_cells,
     exact_cost,
     grid_ranks,
+    group_chunks,
     run_group,
+    worker_count,
 )
 from .cluster import Progress, RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import OddsError
@@ -60,7 +61,6 @@ from .odds import _geometry, prepare
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
-    from .chart import Cell
 
 #: Starting hands drawn when no number is given.
 DEFAULT_CHART_HANDS = 200
@@ -68,49 +68,6 @@ DEFAULT_CHART_HANDS = 200
 MAX_CHART_HANDS = 10_000
 #: Cards of a stud starting hand: two down, one up.
 STUD_START = 3
-
-
-@dataclass(frozen=True)
-class SampledHand:
-    """One distinct hand of the sample: its cards as text, its place and how many draws gave it.
-
-    ``index`` keys the hand's deal streams: its place in the sample (in order of
-    first draw), kept when another ruleset charts the same hands.
-    """
-
-    name: str
-    index: int
-    drawn: int
-
-    @property
-    def kind(self) -> str:
-        """Always ``sampled`` (a grid class is ``pair``, ``suited`` or ``offsuit``)."""
-        return "sampled"
-
-
-@dataclass(frozen=True)
-class HandSample:
-    """How the hands of a sampled chart were chosen."""
-
-    hands: int  # draws
-    seed: int
-    cards: int  # cards of a starting hand
-    relabelled: bool  # suits renamed to a canonical form, equal hands merged
-    rule: str
-
-    def as_dict(self, cells: list[Cell]) -> dict[str, Any]:
-        """The ``sample`` object of the JSON form, with the mean equity over the draws."""
-        played = [(cell.hand.drawn, cell.equity) for cell in cells if isinstance(cell.hand, SampledHand) and cell.deals]
-        weight = sum(drawn for drawn, _ in played)
-        return {
-            "hands": self.hands,
-            "distinct": len(cells),
-            "cards": self.cards,
-            "seed": self.seed,
-            "relabelled": self.relabelled,
-            "rule": self.rule,
-            "mean_equity": sum(drawn * equity for drawn, equity in played) / weight if weight else None,
-        }
 
 
 def starting_cards(ruleset: Rules) -> int:
@@ -352,21 +309,21 @@ def sampled_chart(
         wanted, combos, sample = draw_hands(ruleset, hands or DEFAULT_CHART_HANDS, hand_seed, board, dead)
     per_hand = samples if samples is not None else DEFAULT_CHART_SAMPLES
     used_seed = None if exact else hand_seed
-    chunks: list[_Chunk] = []
+    chunks: list[Chunk] = []
     if exact and wanted:
         exact_cost(ruleset, wanted[0].name, opponents, board, dead, len(wanted))  # every hand costs the same
     for p, hand in enumerate(wanted):
         if exact:
-            chunks.append(_Chunk(p, hand.index, 0, hand.name, opponents, board, dead, 0, 0))
+            chunks.append(Chunk(p, hand.index, 0, hand.name, opponents, board, dead, 0, 0))
             continue
         for j, start in enumerate(range(0, per_hand, CHUNK_SAMPLES)):
             n = min(CHUNK_SAMPLES, per_hand - start)
-            chunks.append(_Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed))
-    groups = _groups(chunks)
+            chunks.append(Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed))
+    groups = group_chunks(chunks)
     work = [sum(max(c.samples, 1) for c in group) for group in groups]
     spec = RulesetSpec.of(ruleset)
     sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
-    cells = _cells(wanted, combos, chunks, sums, exact)
+    cells = combine_cells(wanted, combos, chunks, sums, exact)
     engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
     return ChartResult(
         ruleset=ruleset.name,
@@ -380,6 +337,6 @@ def sampled_chart(
         cells=cells,
         lookups=sum(cell.deals for cell in cells) * engine_cost,
         seconds=time.monotonic() - started,
-        workers=_worker_count(client),
+        workers=worker_count(client),
         sample=sample,
     )

@@ -194,19 +194,16 @@ def _fail(message: str, hint: str | None = None) -> PokerRulesError:
     return error(OddsError, "O117", message, "<chart>", hint=hint)
 
 
-def _given_hands(ruleset: Rules, classes: list[str], board: str, dead: str) -> tuple[list[SampledHand], list[int]]:
-    """Hands given as cards (``classes``), each read against the deck."""
+def _given_hands(ruleset: Rules, classes: list[str]) -> tuple[list[SampledHand], list[int]]:
+    """Hands given as cards (``classes``), each read against the deck and sorted (suits as given)."""
     size = starting_cards(ruleset)
-    relabel = not board.strip() and not dead.strip() and suits_interchangeable(ruleset)
-    hands, combos = [], []
+    hands = []
     for i, text in enumerate(classes):
         cards = read_cards(ruleset, text, f"<hand {i + 1}>")
         if len(cards) != size:
             raise _fail(f"{text!r} holds {len(cards)} cards; a starting hand of {ruleset.name} holds {size}")
-        _, stands_for = canonical_hand(ruleset, cards, relabel)
         hands.append(SampledHand(" ".join(map(str, canonical_hand(ruleset, cards, False)[0])), i, 1))
-        combos.append(stands_for)
-    return hands, combos
+    return hands, [1] * len(hands)  # kept as given: each stands for itself
 
 
 def check_comparable(first: Rules, second: Rules) -> None:
@@ -251,7 +248,7 @@ def _hands_of(ruleset: Rules, first: ChartResult, board: str, dead: str) -> tupl
             continue
         if isinstance(cell.hand, SampledHand):
             hands.append(cell.hand)
-            combos.append(canonical_hand(ruleset, cards, relabel)[1])
+            combos.append(canonical_hand(ruleset, cards, relabel and sample.relabelled)[1])
     rule = (
         f"the hands of the {first.ruleset} chart's sample that {ruleset.name} deals: {len(hands)} of {len(first.cells)}"
     )
@@ -303,7 +300,7 @@ def sampled_chart(
         assert first is not None
         sample = HandSample(first.hands, first.seed, size, first.relabelled, rule)
     elif classes is not None:
-        wanted, combos = _given_hands(ruleset, classes, board, dead)
+        wanted, combos = _given_hands(ruleset, classes)
         sample = HandSample(len(classes), hand_seed, size, False, f"the {len(classes)} hands given")
     else:
         wanted, combos, sample = draw_hands(ruleset, hands or DEFAULT_CHART_HANDS, hand_seed, board, dead)

@@ -36,7 +36,7 @@ def add_parser(commands: Any) -> None:
     parser = add_command(
         commands,
         "chart",
-        "starting-hand chart: the equity of every class against random hands",
+        "starting-hand chart: the equity of every class (or of sampled hands) against random hands",
         "The equity of every starting-hand class (169 in a 52-card deck, 81 in a 36-card deck) against\n"
         "random opponents, as the 13x13 grid: pairs on the diagonal, suited above, offsuit below.\n"
         "Sampled by default (20,000 deals per class, seeded, with standard errors); --exact\n"
@@ -53,7 +53,7 @@ def add_parser(commands: Any) -> None:
         EXAMPLES,
     )
     parser.add_argument("ruleset", help=RULESET_HELP)
-    parser.add_argument("--against", metavar="RULESET2", help="a second chart, and the change of every class")
+    parser.add_argument("--against", metavar="RULESET2", help="a second chart, and the change of every class or hand")
     parser.add_argument("--opponents", type=int, default=1, metavar="N", help="random opponents (default 1)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--samples", type=int, metavar="N", help="deals sampled per class or hand (default 20,000)")

@@ -217,7 +217,7 @@ def chart(
 
 @dataclass
 class ChartComparison:
-    """Two charts and, for every class both decks hold, the change in equity (second minus first)."""
+    """Two charts and, for every class (or sampled hand) both decks hold, the change in equity (second minus first)."""
 
     first: ChartResult
     second: ChartResult

@@ -118,8 +118,8 @@ def canonical_hand(ruleset: Rules, cards: list[Card], relabel: bool) -> tuple[li
         by_suit: dict[str, list[str]] = {}
         for card in naturals:
             by_suit.setdefault(card.suit or "", []).append(card.rank or "")
-        groups = sorted((sorted(held, key=order.__getitem__) for held in by_suit.values()),
-                        key=lambda held: (-len(held), [order[rank] for rank in held]))  # fmt: skip
+        held_by_suit = [sorted(held, key=order.__getitem__) for held in by_suit.values()]
+        groups = sorted(held_by_suit, key=lambda held: (-len(held), [order[rank] for rank in held]))
         naturals = [Card(rank, suits[s]) for s, held in enumerate(groups) for rank in held]
         combos = perm(len(suits), len(groups))
         for times in Counter(tuple(held) for held in groups).values():

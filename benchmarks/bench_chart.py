@@ -10,7 +10,9 @@ runs must give identical charts (checked). The cluster runs use single-threaded
 worker processes, as ``pokerrules chart --workers N`` starts them; each
 worker builds the ruleset and reads the lookup tables before the clock starts. The cost of an exact
 chart is computed, not run: deals and rank lookups per class, as
-``evaluator.odds.exact_lookups`` counts them.
+``evaluator.odds.exact_lookups`` counts them. The charts of sampled starting
+hands (Omaha, stud) are timed on one process: ``--hands`` hands x
+``--samples`` deals each.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from evaluator import load  # noqa: E402
-from evaluator.odds.chart import ChartResult, _Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
+from evaluator.odds.chart import ChartResult, Chunk, _combos, chart, hand_classes, run_chunk  # noqa: E402
 from evaluator.odds.cluster import RulesetSpec, dask_client  # noqa: E402
 from evaluator.odds.odds import exact_lookups, prepare  # noqa: E402
 
@@ -43,7 +45,7 @@ def timed(run: Any, rounds: int) -> tuple[float, ChartResult]:
 
 def warm(spec: RulesetSpec) -> None:
     """Build the ruleset and read its tables on a worker before the clock starts."""
-    run_chunk(spec, _Chunk(0, 0, 0, "AA", 1, "", "", 100, 1))
+    run_chunk(spec, Chunk(0, 0, 0, "AA", 1, "", "", 100, 1))
 
 
 def exact_cost(name: str) -> tuple[int, float, float]:
@@ -65,6 +67,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=5_000, help="deals per class (default 5,000)")
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2], help="cluster sizes to time (default 1 2)")
     parser.add_argument("--rounds", type=int, default=2, help="best of this many runs (default 2)")
+    parser.add_argument("--hands", type=int, default=50, help="hands of each sampled-hand chart (default 50)")
     parser.add_argument("--save", metavar="FILE", help="also write the table as Markdown")
     args = parser.parse_args()
     ruleset = load("holdem")
@@ -110,6 +113,14 @@ def main() -> None:
         classes, deals, lookups = exact_cost(name)
         hours = deals / rate / 3600
         lines.append(f"| {name} | {classes} | {deals:.3g} | {lookups:.3g} | {hours:,.0f} core-hours |")
+    lines += ["", f"## Charts of sampled starting hands (one process, {args.hands} hands x {args.samples:,} deals)", ""]
+    lines += ["| ruleset | cards | deals | seconds | deals/s |", "|---|---|---|---|---|"]
+    for name in ("omaha", "omaha-hi-lo", "seven-card-stud", "razz", "stud-hi-lo"):
+        sampled = load(name)
+        chart(sampled, hands=1, samples=100, seed=1)  # tables loaded before the clock starts
+        seconds, result = timed(lambda r=sampled: chart(r, hands=args.hands, samples=args.samples, seed=7), args.rounds)
+        cards = result.sample.cards if result.sample is not None else 2
+        lines.append(f"| {name} | {cards} | {result.deals:,} | {seconds:.2f} | {result.deals / seconds / 1e6:.2f} M |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.save:

@@ -197,18 +197,24 @@ class Ruleset(Rules):
         exact: bool = False,
         seed: int | None = None,
         client: Any = None,
+        hands: int | None = None,
     ) -> Any:
-        """The starting-hand chart: the equity of every class against ``opponents`` random hands.
+        """The starting-hand chart: the equity of every class against ``opponents`` random hands;
+        in a game whose starting hand is not two hole cards (Omaha, stud), of ``hands`` sampled
+        starting hands (default 200).
 
         Returns an :class:`evaluator.odds.chart.ChartResult`; ``client`` runs it on a Dask
-        cluster (same result). See ``evaluator/chart.py``.
+        cluster (same result). See ``evaluator/odds/chart.py`` and ``evaluator/odds/chart_sample.py``.
 
         >>> 0.8 < load("holdem").chart(samples=500, seed=1).cell("AA").equity < 0.9
         True
+        >>> omaha = load("omaha").chart(hands=5, samples=500, seed=1)
+        >>> omaha.sample.hands, omaha.cells[0].hand.kind
+        (5, 'sampled')
         """
         from .odds.chart import chart
 
-        return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client)
+        return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client, hands=hands)
 
 
 def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:

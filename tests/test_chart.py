@@ -133,10 +133,12 @@ def test_a_cell_is_the_same_alone_or_in_the_whole_chart_and_seeds_reproduce() ->
     assert three.cell("AA").equity < whole.cell("AA").equity - 0.1
 
 
-def test_games_without_two_hole_cards_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "chart", "omaha")
-    assert code == 1 and out == ""
-    assert "O105" in err and "two hole cards" in err and "omaha deals 4" in err
+def test_games_without_two_hole_cards_have_no_grid_but_a_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(PokerRulesError) as caught:
+        hand_classes(load("omaha"))
+    assert caught.value.code == "O105" and "omaha deals 4" in str(caught.value)
+    code, out, err = run(capsys, "chart", "omaha", "--hands", "3", "--samples", "50", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["sample"]["hands"] == 3  # see test_chart_sample.py
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,21 @@ def test_an_exact_chart_on_two_workers_equals_the_single_process_run(client: Any
     assert [c.as_dict() for c in spread.cells] == [c.as_dict() for c in alone.cells]
 
 
+def test_a_sampled_hand_chart_on_two_workers_equals_the_single_process_run(client: Any) -> None:
+    charts = {}
+    for name in ("omaha", "stud-hi-lo"):  # the hands are drawn here; each chunk of deals carries its seed
+        ruleset = load(name)
+        charts[name] = chart(ruleset, hands=5, samples=12_000, seed=17)  # 2 chunks per hand
+        spread = chart(ruleset, hands=5, samples=12_000, seed=17, client=client)
+        assert spread.workers == 2 and spread.sample is not None
+        assert spread.as_dict() == charts[name].as_dict()
+    # --against: the same hands under a second ruleset
+    hi_lo = load("omaha-hi-lo")
+    alone = chart(hi_lo, same_hands_as=charts["omaha"], samples=12_000)
+    spread = chart(hi_lo, same_hands_as=charts["omaha"], samples=12_000, client=client)
+    assert spread.as_dict() == alone.as_dict()
+
+
 def test_one_worker_and_two_workers_agree() -> None:
     distributed = _dask_or_skip()
     ruleset = load("short-deck-holdem")

@@ -16,7 +16,7 @@ from .args import RULESET_HELP, add_command, add_json
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:
-    from ..odds.chart import ChartComparison, ChartResult
+    from ..odds.chart import Cell, ChartComparison, ChartResult
 
 EXAMPLES = """\
 $ pokerrules chart holdem
@@ -25,6 +25,9 @@ $ pokerrules chart holdem --opponents 3 --samples 100000 --seed 7 --csv
 $ pokerrules chart holdem --exact --board "Kd 7c 2h 5s"
 $ pokerrules chart holdem --samples 1000000 --workers 2
 $ pokerrules chart holdem --samples 1000000 --scheduler tcp://10.0.0.5:8786 --json
+$ pokerrules chart omaha --hands 200 --seed 7
+$ pokerrules chart omaha --against omaha-hi-lo --hands 100 --samples 5000 --seed 7 --html omaha.html
+$ pokerrules chart seven-card-stud --hands 500 --csv
 """
 
 
@@ -33,26 +36,39 @@ def add_parser(commands: Any) -> None:
     parser = add_command(
         commands,
         "chart",
-        "starting-hand chart: the equity of every class against random hands",
+        "starting-hand chart: the equity of every class (or of sampled hands) against random hands",
         "The equity of every starting-hand class (169 in a 52-card deck, 81 in a 36-card deck) against\n"
         "random opponents, as the 13x13 grid: pairs on the diagonal, suited above, offsuit below.\n"
         "Sampled by default (20,000 deals per class, seeded, with standard errors); --exact\n"
-        "enumerates every deal. Games that do not deal two hole cards (Omaha, stud) are refused.\n"
+        "enumerates every deal.\n"
+        "Games whose starting hand is not two hole cards get a chart of sampled hands instead, sorted\n"
+        "by equity: --hands N starting hands (default 200), hand i drawn uniformly from the deck with\n"
+        "numpy SeedSequence(seed, spawn_key=(i,)), written in one canonical form under a renaming of\n"
+        "suits when the suits are interchangeable (equal hands merged, weighted by their draws).\n"
+        "Omaha's starting hand is its 4 hole cards; stud's (7 cards, no board) the first 3 cards, the\n"
+        "other 4 dealt to every player street by street with nobody folding; a five-card game's the\n"
+        "whole hand as dealt. --against charts the same hands under the second ruleset.\n"
         'With --workers or --scheduler the work runs on Dask (pip install "pokerrules[dask]"),\n'
         "with the same result as on one process.",
         EXAMPLES,
     )
     parser.add_argument("ruleset", help=RULESET_HELP)
-    parser.add_argument("--against", metavar="RULESET2", help="a second chart, and the change of every class")
+    parser.add_argument("--against", metavar="RULESET2", help="a second chart, and the change of every class or hand")
     parser.add_argument("--opponents", type=int, default=1, metavar="N", help="random opponents (default 1)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument("--samples", type=int, metavar="N", help="deals sampled per class (default 20,000)")
+    how.add_argument("--samples", type=int, metavar="N", help="deals sampled per class or hand (default 20,000)")
     how.add_argument("--exact", action="store_true", help="enumerate every deal (needs board cards or a small deck)")
-    parser.add_argument("--seed", type=int, help="seed of the sampled deals (printed when drawn)")
+    parser.add_argument("--seed", type=int, help="seed of the sampled deals and hands (printed when drawn)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        metavar="N",
+        help="starting hands sampled, for games whose hands are not two hole cards (default 200)",
+    )
     parser.add_argument("--board", default="", help="board cards already out")
     parser.add_argument("--dead", default="", help="cards out of play")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page of the chart")
-    parser.add_argument("--csv", action="store_true", help="CSV output: one row per class")
+    parser.add_argument("--csv", action="store_true", help="CSV output: one row per class or hand")
     add_cluster_options(parser)
     add_json(parser)
 
@@ -84,7 +100,7 @@ def grid_text(result: ChartResult) -> str:
 
     lines = [f"{result.ruleset}: {method_text(result)} ({result.seconds:.1f} s)"]
     lines.append("      " + "".join(f"{rank:>6}" for rank in result.ranks))
-    by_place = {(cell.hand.row, cell.hand.col): cell for cell in result.cells}
+    by_place = {(row, col): cell for row, col, cell in result.grid_cells()}
     for row, rank in enumerate(result.ranks):
         figures = []
         for col in range(len(result.ranks)):
@@ -92,6 +108,64 @@ def grid_text(result: ChartResult) -> str:
             figures.append(f"{100 * cell.equity:6.1f}" if cell is not None and cell.deals else "     .")
         lines.append(f"  {rank:>3} " + "".join(figures))
     lines.append("  (rows: first card; above the diagonal suited, below offsuit; equity in %)")
+    return "\n".join(lines)
+
+
+def hand_list_text(result: ChartResult) -> str:
+    """A sampled-hand chart: its method, its sample rule, and the hands sorted by equity."""
+    from ..tools.chart_html import method_text
+
+    assert result.sample is not None
+    summary = result.sample.as_dict(result.cells)
+    mean = summary["mean_equity"]
+    lines = [
+        f"{result.ruleset}: {method_text(result)} ({result.seconds:.1f} s)",
+        f"sample: {result.sample.rule}",
+        f"{len(result.cells)} distinct hands, by equity"
+        + (f"; mean over the draws {100 * mean:.2f}%" if mean is not None else ""),
+        f"  {'#':>4}  {'hand':<{_width(result)}} {'drawn':>6} {'combos':>7} {'equity':>8} {'± s.e.':>7} "
+        f"{'win':>8} {'tie':>7}",
+    ]
+    ranked = sorted(result.cells, key=lambda cell: (-cell.equity, cell.hand.name))
+    for place, cell in enumerate(ranked, start=1):
+        lines.append(
+            f"  {place:>4}  {visible(cell.hand.name):<{_width(result)}} {_drawn(cell):>6} {cell.combos:>7} "
+            f"{100 * cell.equity:7.2f}% {100 * cell.std_error:6.2f}% {100 * cell.win:7.2f}% {100 * cell.tie:6.2f}%"
+        )
+    return "\n".join(lines)
+
+
+def _width(result: ChartResult) -> int:
+    return max((len(cell.hand.name) for cell in result.cells), default=4)
+
+
+def _drawn(cell: Cell) -> int:
+    """How many draws gave a sampled hand (a grid class: 1)."""
+    drawn: int = getattr(cell.hand, "drawn", 1)
+    return drawn
+
+
+def hand_comparison_text(comparison: ChartComparison) -> str:
+    """Two sampled-hand charts: each one's method, and every common hand by its change."""
+    from ..tools.chart_html import method_text
+
+    first, second = comparison.first, comparison.second
+    mine = {cell.hand.name: cell for cell in first.cells}
+    theirs = {cell.hand.name: cell for cell in second.cells}
+    width = max(_width(first), 4)
+    a, b = (max(len(chart.ruleset), 9) for chart in (first, second))
+    lines = []
+    for chart in (first, second):
+        lines.append(f"{chart.ruleset}: {method_text(chart)} ({chart.seconds:.1f} s)")
+        lines.append(f"  sample: {chart.sample.rule if chart.sample is not None else 'the grid'}")
+    count = len(comparison.differences)
+    lines.append(f"change from {first.ruleset} to {second.ruleset} ({count} hands in both), by change:")
+    lines.append(f"  {'hand':<{width}} {visible(first.ruleset):>{a}} {visible(second.ruleset):>{b}} {'change':>8}")
+    for name, change in sorted(comparison.differences.items(), key=lambda item: (-item[1], item[0])):
+        lines.append(
+            f"  {visible(name):<{width}} {100 * mine[name].equity:{a - 1}.2f}% {100 * theirs[name].equity:{b - 1}.2f}% "
+            f"{100 * change:+8.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -116,12 +190,18 @@ def csv_text(result: ChartResult, comparison: ChartComparison | None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if comparison is None:
-        writer.writerow(["ruleset", "class", "kind", "combos", "equity", "win", "tie", "std_error", "deals"])
+        sampled = result.sample is not None  # a sampled hand also has its place in the sample and its draws
+        writer.writerow(
+            ["ruleset", "class", "kind", "combos", "equity", "win", "tie", "std_error", "deals"]
+            + (["index", "drawn"] if sampled else [])
+        )
         for cell in result.cells:
+            place = [getattr(cell.hand, "index", 0), _drawn(cell)] if sampled else []
             writer.writerow(
                 [visible(result.ruleset), cell.hand.name, cell.hand.kind, cell.combos]
                 + [f"{value:.6f}" for value in (cell.equity, cell.win, cell.tie, cell.std_error)]
                 + [cell.deals]
+                + place
             )
         return buffer.getvalue()
     first = {cell.hand.name: cell for cell in comparison.first.cells}
@@ -141,13 +221,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules chart``: compute, then print (text, JSON or CSV) and write the HTML page."""
     from ..core.progress import Bar
     from ..odds.chart import chart, compare_charts
+    from ..odds.chart_sample import check_comparable
     from ..ruleset import load
     from ..tools.chart_html import render_chart_html
 
     if args.json and args.csv:
         raise UsageError("pokerrules chart: choose one of --json and --csv")
     rulesets = [load(args.ruleset)] + ([load(args.against)] if args.against else [])
-    results = []
+    if len(rulesets) > 1:
+        check_comparable(*rulesets)  # before the first chart's work
+    results: list[ChartResult] = []
     with cluster_client(args) as client:
         for ruleset in rulesets:
             bar = Bar(f"chart of {ruleset.name}")
@@ -163,6 +246,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                         dead=args.dead,
                         client=client,
                         progress=bar,
+                        hands=None if results else args.hands,  # the second chart takes the first one's hands
+                        same_hands_as=results[0] if results else None,
                     )
                 )
             finally:
@@ -174,6 +259,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json_document(comparison.as_dict() if comparison else results[0].as_dict()))
     elif args.csv:
         out.write(csv_text(results[0], comparison))
+    elif results[0].sample is not None:
+        out.write((hand_comparison_text(comparison) if comparison else hand_list_text(results[0])) + "\n")
     else:
         out.write((comparison_text(comparison) if comparison else grid_text(results[0])) + "\n")
     return 0

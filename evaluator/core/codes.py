@@ -176,6 +176,7 @@ CODES: dict[str, str] = {
     "O113": "more cards to deal than the deck has left",
     "O114": "outs need a board with a next street to come",
     "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
+    "O117": "a sampled-hand chart asked for what it cannot give: hands out of 1..10,000, a hand of the wrong size, a chart of another kind to compare",
 }
 
 

@@ -4,8 +4,11 @@ Each chart is an inline SVG grid (pairs on the diagonal, suited classes above,
 offsuit below) coloured by equity from red (weakest) through yellow to green
 (strongest); hovering a cell shows its figures (an SVG ``<title>``). With a
 second chart the page adds the grid of differences, blue where a class loses
-equity and red where it gains. No script, no external resource; every string
-that came from a file (ruleset names, board text) is escaped.
+equity and red where it gains. A chart of sampled hands (Omaha, stud) has no
+grid: it is a list of bars sorted by equity, in the same colours, under the
+rule that drew the hands; the differences are bars to the left (losses, blue)
+and right (gains, red) of a middle line. No script, no external resource;
+every string that came from a file (ruleset names, board text) is escaped.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from .report_cards import esc
 
 CELL = 44  # pixels per grid cell
 MARGIN = 22  # room for the rank labels
+BAR_ROW = 18  # pixels per hand in a bar list
+BAR_LABEL = 150  # room for a hand's cards
+BAR_WIDTH = 420  # the length of a bar of equity 1 (of the largest change, for changes)
 
 
 def _mix(low: tuple[int, int, int], high: tuple[int, int, int], t: float) -> str:
@@ -82,14 +88,14 @@ def chart_svg(result: ChartResult) -> str:
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     cells = [
         (
-            cell.hand.row,
-            cell.hand.col,
+            row,
+            col,
             equity_colour(cell.equity, low, high) if cell.deals else "#dddddd",
             cell.hand.name,
             f"{100 * cell.equity:.1f}",
             _title(cell),
         )
-        for cell in result.cells
+        for row, col, cell in result.grid_cells()
     ]
     return _grid(result.ranks, f"starting-hand equity chart of {result.ruleset}", cells)
 
@@ -99,7 +105,7 @@ def difference_svg(comparison: ChartComparison) -> str:
     scale = max((abs(change) for change in comparison.differences.values()), default=0.0)
     first = {cell.hand.name: cell for cell in comparison.first.cells}
     cells = []
-    for cell in comparison.second.cells:
+    for row, col, cell in comparison.second.grid_cells():
         change = comparison.differences.get(cell.hand.name)
         if change is None:
             continue
@@ -108,9 +114,62 @@ def difference_svg(comparison: ChartComparison) -> str:
             f"{_percent(cell.equity)} in {comparison.second.ruleset} ({100 * change:+.2f} points)"
         )
         figure = f"{100 * change:+.1f}"
-        cells.append((cell.hand.row, cell.hand.col, change_colour(change, scale), cell.hand.name, figure, title))
+        cells.append((row, col, change_colour(change, scale), cell.hand.name, figure, title))
     label = f"equity change from {comparison.first.ruleset} to {comparison.second.ruleset}"
     return _grid(comparison.second.ranks, label, cells)
+
+
+def _bars(label: str, rows: list[tuple[str, float, float, str, str, str]], middle: float) -> str:
+    """An SVG list of bars; each row is (hand, start, end as fractions of the bar width, fill, figure, title)."""
+    height = BAR_ROW * len(rows) + 4
+    width = BAR_LABEL + BAR_WIDTH + 70
+    parts = [
+        f'<svg class="bars" role="img" aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+    ]
+    for i, (hand, start, end, fill, figure, title) in enumerate(rows):
+        y = 2 + BAR_ROW * i
+        x0, x1 = (BAR_LABEL + BAR_WIDTH * min(start, end), BAR_LABEL + BAR_WIDTH * max(start, end))
+        parts.append(
+            f'<g class="hand" data-hand="{esc(hand)}"><title>{esc(title)}</title>'
+            f'<text x="{BAR_LABEL - 6}" y="{y + 13}" text-anchor="end">{esc(hand)}</text>'
+            f'<rect x="{x0:.1f}" y="{y + 2}" width="{max(x1 - x0, 1):.1f}" height="{BAR_ROW - 4}" fill="{fill}"/>'
+            f'<text class="figure" x="{max(x1, BAR_LABEL + BAR_WIDTH * middle) + 4:.1f}" y="{y + 13}">{esc(figure)}</text></g>'
+        )
+    if middle:
+        x = BAR_LABEL + BAR_WIDTH * middle
+        parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="{height}" stroke="#888888"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def hand_bars_svg(result: ChartResult) -> str:
+    """The hands of a sampled chart as bars of equity, the strongest first, coloured as the grid."""
+    values = [cell.equity for cell in result.cells if cell.deals]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    ranked = sorted(result.cells, key=lambda cell: (-cell.equity, cell.hand.name))
+    rows = [
+        (cell.hand.name, 0.0, cell.equity, equity_colour(cell.equity, low, high), _percent(cell.equity), _title(cell))
+        for cell in ranked
+    ]
+    return _bars(f"starting-hand equity of the sampled hands of {result.ruleset}", rows, 0.0)
+
+
+def change_bars_svg(comparison: ChartComparison) -> str:
+    """The change of every common hand of two sampled charts, the largest gain first."""
+    scale = max((abs(change) for change in comparison.differences.values()), default=0.0) or 1.0
+    first = {cell.hand.name: cell for cell in comparison.first.cells}
+    second = {cell.hand.name: cell for cell in comparison.second.cells}
+    rows = []
+    for name, change in sorted(comparison.differences.items(), key=lambda item: (-item[1], item[0])):
+        title = (
+            f"{name}: {_percent(first[name].equity)} in {comparison.first.ruleset}, "
+            f"{_percent(second[name].equity)} in {comparison.second.ruleset} ({100 * change:+.2f} points)"
+        )
+        end = 0.5 + 0.5 * change / scale
+        rows.append((name, 0.5, end, change_colour(change, scale), f"{100 * change:+.2f}", title))
+    label = f"equity change from {comparison.first.ruleset} to {comparison.second.ruleset}"
+    return _bars(label, rows, 0.5)
 
 
 def method_text(result: ChartResult) -> str:
@@ -121,8 +180,9 @@ def method_text(result: ChartResult) -> str:
     )
     if result.method == "exact":
         return f"exact: every deal against {against}{known}; {result.deals:,} deals"
+    unit = "class" if result.sample is None else "hand"
     return (
-        f"sampled: {result.samples:,} deals per class against {against}{known}, seed {result.seed}; "
+        f"sampled: {result.samples:,} deals per {unit} against {against}{known}, seed {result.seed}; "
         f"largest standard error {_percent(result.max_error)}"
     )
 
@@ -134,24 +194,32 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 .grid text.figure { font-size: 10px; }
 .grid text.axis { font-weight: bold; }
 .grid .cell:hover rect { stroke: #000; stroke-width: 2; }
+.bars text { font-size: 12px; font-family: ui-monospace, monospace; fill: #111; }
+.bars text.figure { font-family: system-ui, sans-serif; font-size: 11px; }
+.bars .hand:hover rect { stroke: #000; stroke-width: 1.5; }
 p.method { color: #555; }
 """
 
 
 def render_chart_html(result: ChartResult, comparison: ChartComparison | None = None) -> str:
-    """The whole page: one chart, or two charts and their difference."""
+    """The whole page: one chart, or two charts and their difference (grids, or bars of sampled hands)."""
     charts = [result] if comparison is None else [comparison.first, comparison.second]
-    title = "Starting-hand chart: " + " vs ".join(chart.ruleset for chart in charts)
+    sampled = result.sample is not None
+    title = ("Sampled starting hands: " if sampled else "Starting-hand chart: ") + " vs ".join(
+        chart.ruleset for chart in charts
+    )
     body = [f"<h1>{esc(title)}</h1>"]
     for chart in charts:
         body.append(f'<h2>{esc(chart.ruleset)}</h2><p class="method">{esc(method_text(chart))}</p>')
-        body.append(chart_svg(chart))
+        if chart.sample is not None:
+            body.append(f'<p class="method">sample: {esc(chart.sample.rule)}</p>')
+        body.append(hand_bars_svg(chart) if chart.sample is not None else chart_svg(chart))
     if comparison is not None:
         body.append(
             f"<h2>{esc(f'Change from {comparison.first.ruleset} to {comparison.second.ruleset}')}</h2>"
-            '<p class="method">equity points; red: the class gains, blue: it loses</p>'
+            f'<p class="method">equity points; red: the {"hand" if sampled else "class"} gains, blue: it loses</p>'
         )
-        body.append(difference_svg(comparison))
+        body.append(change_bars_svg(comparison) if sampled else difference_svg(comparison))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"

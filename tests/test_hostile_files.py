@@ -511,3 +511,20 @@ def test_every_command_that_loads_a_ruleset_takes_root(tmp_path: Path) -> None:
         code, out, err = run_cli([*argv, "--root", str(tmp_path)])
         assert code == 0, (argv, err)
     assert run_cli(["eval", str(child), "As Ah Ks Qd Jc", "--root", str(tmp_path)])[1].split()[-1] == "pair"
+
+
+def test_chart_html_refuses_a_symlink_and_writes_to_stdout(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.html"
+    target.write_text("keep me", encoding="utf-8")
+    link = tmp_path / "chart.html"
+    link.symlink_to(target)
+    argv = ["chart", "twenty-card", "--samples", "50", "--seed", "3"]
+    code, out, err = run_cli([*argv, "--html", str(link)])
+    assert code == 1 and "symbolic link" in err and out == ""
+    assert target.read_text(encoding="utf-8") == "keep me" and link.is_symlink()
+    code, out, _ = run_cli([*argv, "--html", "-"])
+    assert code == 0 and out.startswith("<!DOCTYPE html>")
+    page = tmp_path / "real.html"
+    assert run_cli([*argv, "--html", str(page)])[0] == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert not list(tmp_path.glob(".real.html.*"))  # no temporary left behind

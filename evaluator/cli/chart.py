@@ -7,7 +7,6 @@ import csv
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.safe_text import visible
@@ -67,7 +66,11 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--board", default="", help="board cards already out")
     parser.add_argument("--dead", default="", help="cards out of play")
-    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page of the chart")
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML page of the chart (written whole, never through a symbolic link; - for stdout)",
+    )
     parser.add_argument("--csv", action="store_true", help="CSV output: one row per class or hand")
     add_cluster_options(parser)
     add_json(parser)
@@ -219,6 +222,7 @@ def csv_text(result: ChartResult, comparison: ChartComparison | None) -> str:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules chart``: compute, then print (text, JSON or CSV) and write the HTML page."""
+    from ..core.atomic_write import write_atomically
     from ..core.progress import Bar
     from ..odds.chart import chart, compare_charts
     from ..odds.chart_sample import check_comparable
@@ -253,8 +257,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             finally:
                 bar.finish()
     comparison = compare_charts(results[0], results[1]) if len(results) > 1 else None
+    if args.html in ("-", "/dev/stdout"):  # the page on stdout, instead of the text (as diff --html does)
+        out.write(render_chart_html(results[0], comparison))
+        return 0
     if args.html:  # first: a page that cannot be written stops the command before anything is printed
-        Path(args.html).write_text(render_chart_html(results[0], comparison), encoding="utf-8")
+        write_atomically(args.html, render_chart_html(results[0], comparison))
     if args.json:
         out.write(json_document(comparison.as_dict() if comparison else results[0].as_dict()))
     elif args.csv:

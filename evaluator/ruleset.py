@@ -98,7 +98,7 @@ class Ruleset(Rules):
 
         return showdown(self, hands, board).winners
 
-    # --- the fast path: lookup tables (evaluator/tables.py, evaluator/fast.py) ---------
+    # --- the fast path: lookup tables (compiled/tables.py, compiled/fast.py) ---------
 
     @cached_property
     def encode(self) -> Any:

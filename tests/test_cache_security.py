@@ -28,7 +28,8 @@ import pytest
 
 from evaluator import load
 from evaluator.compiled.fast import FastRanker
-from evaluator.compiled.tables import MAGIC, build_tables, cache_path, load_tables, read_cache, write_cache
+from evaluator.compiled.table_cache import MAGIC, cache_path, read_cache, write_cache
+from evaluator.compiled.tables import build_tables, load_tables
 from evaluator.core import diskcache
 from evaluator.core.resources import CACHE_ENV
 from evaluator.rules.parsercache import MAGIC as PARSER_MAGIC
@@ -496,10 +497,10 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
 
 
 def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
-    from evaluator.compiled import tables
+    from evaluator.compiled import table_cache
     from evaluator.rules import parsercache
 
-    assert {tables.MAGIC, parsercache.MAGIC} <= set(diskcache.MAGICS)
+    assert {table_cache.MAGIC, parsercache.MAGIC} <= set(diskcache.MAGICS)
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.compiled.fasthand import showdown
-from evaluator.compiled.tables import card_model
+from evaluator.compiled.table_layout import card_model
 from evaluator.core.errors import CardError, PokerRulesError, RulesetError
 from evaluator.core.resources import catalogue_names
 from evaluator.engine.cardread import read_cards, read_cards_slowly

@@ -46,21 +46,14 @@ import numpy as np
 import pytest
 
 from evaluator import load
+from evaluator.compiled import table_cache as cache_module
+from evaluator.compiled import table_layout
 from evaluator.compiled import tables as tables_module
 from evaluator.compiled.class_count import count_categories_fast
 from evaluator.compiled.fast import FastRanker, ruleset_ranker
-from evaluator.compiled.tables import (
-    MAGIC,
-    NO_HAND,
-    build_tables,
-    cache_path,
-    count_vectors,
-    load_tables,
-    read_cache,
-    ruleset_hash,
-    tables_for,
-    write_cache,
-)
+from evaluator.compiled.table_cache import MAGIC, cache_path, read_cache, ruleset_hash, write_cache
+from evaluator.compiled.table_layout import NO_HAND, count_vectors
+from evaluator.compiled.tables import build_tables, load_tables, tables_for
 from evaluator.core.errors import CardError, PokerRulesError
 from evaluator.core.resources import CACHE_ENV, catalogue_names
 from evaluator.rules.cards import Card
@@ -517,7 +510,7 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def answers(tables: tables_module.Tables) -> list[int]:
+def answers(tables: table_layout.Tables) -> list[int]:
     """A fingerprint of what the tables answer: a fixed set of hands, per call and batch."""
     fast = FastRanker(tables)
     rng = random.Random(4)
@@ -632,11 +625,11 @@ def test_the_cache_key_follows_the_ruleset_and_the_version(monkeypatch: pytest.M
 def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv(CACHE_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert tables_module.cache_dir() == tmp_path / "xdg" / "pokerrules"
+    assert cache_module.cache_dir() == tmp_path / "xdg" / "pokerrules"
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert tables_module.cache_dir() == Path.home() / ".cache" / "pokerrules"
+    assert cache_module.cache_dir() == Path.home() / ".cache" / "pokerrules"
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "mine"))
-    assert tables_module.cache_dir() == tmp_path / "mine"
+    assert cache_module.cache_dir() == tmp_path / "mine"
 
 
 def test_an_unwritable_cache_folder_is_not_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

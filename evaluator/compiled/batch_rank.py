@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .tables import BATCH_CARDS, NO_HAND, CardModel, Layout, Tables
+from .table_layout import BATCH_CARDS, NO_HAND, CardModel, Layout, Tables
 
 Rank = Callable[[np.ndarray], np.ndarray]
 

@@ -17,11 +17,11 @@ import numpy as np
 from ..core.errors import CardError, PokerRulesError, error
 from ..engine.cardread import read_ids
 from ..rules.cards import MAX_CARD_TEXT, Card
-from .tables import MAX_HOLDING
+from .table_layout import MAX_HOLDING
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
-    from .tables import CardModel
+    from .table_layout import CardModel
 
 #: Rows per NumPy chunk: keeps the working arrays of a chunk in the CPU cache.
 CHUNK = 8192

@@ -16,7 +16,8 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from .fast import ruleset_ranker
-from .tables import NO_HAND, Layout, ensure_tables, tables_for
+from .table_layout import NO_HAND, Layout
+from .tables import ensure_tables, tables_for
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

@@ -57,7 +57,8 @@ from ..rules.cards import Card
 from .card_ids import CardIds, make_encoder, not_codes
 from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suited import suited_many
-from .tables import NO_HAND, Layout, Tables, ensure_tables, tables_for
+from .table_layout import NO_HAND, Layout, Tables
+from .tables import ensure_tables, tables_for
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

@@ -18,10 +18,10 @@ from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .card_ids import too_many_wilds
 from .suited import SuitSource, suited_rank
-from .tables import MAX_HOLDING, NO_HAND, count_vectors
+from .table_layout import MAX_HOLDING, NO_HAND, count_vectors
 
 if TYPE_CHECKING:
-    from .tables import CardModel, Layout, Tables
+    from .table_layout import CardModel, Layout, Tables
 
 Rank = Callable[[Sequence[int]], int]
 

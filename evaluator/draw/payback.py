@@ -133,7 +133,7 @@ class Payback:
 
 
 def _cache_file(table: PayTable) -> Path:
-    from ..compiled.tables import ruleset_hash
+    from ..compiled.table_cache import ruleset_hash
     from ..core.version import __version__
 
     text = json.dumps(

@@ -305,7 +305,7 @@ class _Linter(_Reachability, _UnusedCategories):
 
     def _too_wide(self) -> list[Diagnostic]:
         """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
-        from ..compiled.tables import card_model
+        from ..compiled.table_layout import card_model
         from ..core.errors import RulesetError
 
         try:

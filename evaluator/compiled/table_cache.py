@@ -1,0 +1,178 @@
+"""The disk cache of compiled tables: signed files, checked before use.
+
+Tables are cached under ``$POKERRULES_CACHE``, else ``$XDG_CACHE_HOME/pokerrules``,
+else ``~/.cache/pokerrules``, in a file named by a hash of the resolved ruleset
+data and the package version. A file is a magic string, a JSON header (format,
+package version, ruleset hash, payload length, HMAC) and an ``.npz`` payload
+read with ``allow_pickle=False``; :mod:`evaluator.core.diskcache` checks the folder
+(ours, writable by nobody else), opens files without following symlinks,
+bounds every read and verifies the HMAC keyed by the user's secret. Anything
+that does not check out -- truncated, corrupted, forged, another version -- is
+rebuilt and rewritten atomically (temporary file, then ``os.replace``); the
+cache is never trusted blindly. ``POKERRULES_TABLE_CACHE=off`` builds in memory
+only. A cold build takes one to two seconds per ruleset; past one second a
+progress bar shows on stderr.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core import diskcache
+from ..core.resources import user_cache_dir
+from .table_layout import EXTRA_CARDS, NO_HAND, Strength, Tables, card_model
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
+
+#: Bumped whenever the layout of a cache file or of the tables changes.
+FORMAT_VERSION = 3
+#: Environment variable that turns the disk cache off when set to "0" or "off".
+CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
+MAGIC = b"PRTABLES"
+
+
+# --- the disk cache --------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where table files live (see :func:`resources.user_cache_dir`)."""
+    return user_cache_dir()
+
+
+def ruleset_hash(ruleset: Rules) -> str:
+    """A hash of what decides the tables: the resolved ruleset data, the package
+    version and the table format (names, titles and examples left out)."""
+    from ..core.version import __version__
+
+    data = {key: value for key, value in ruleset.data.items() if key not in ("name", "title", "source", "examples")}
+    text = json.dumps({"data": data, "version": __version__, "format": FORMAT_VERSION}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_path(ruleset: Rules) -> Path:
+    """The cache file of ``ruleset`` (it may not exist yet)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in ruleset.name)[:40] or "ruleset"
+    return cache_dir() / f"{safe}-{ruleset_hash(ruleset)[:20]}.tables"
+
+
+def _payload(tables: Tables) -> dict[str, np.ndarray]:
+    arrays: dict[str, np.ndarray] = {}
+    for k, (keys, values) in tables.nf.items():
+        arrays[f"nf_keys_{k}"], arrays[f"nf_values_{k}"] = keys, values
+    for k, (keys, values) in tables.fl.items():
+        arrays[f"fl_keys_{k}"], arrays[f"fl_values_{k}"] = keys, values
+    flat, shape = _flatten_strengths(tables.strengths)
+    arrays["strengths"] = flat
+    arrays["strength_shape"] = shape
+    arrays["categories"] = tables.categories
+    arrays["flags"] = np.array([tables.dominant, tables.flush_matters], dtype=np.int8)
+    return arrays
+
+
+def _flatten_strengths(strengths: list[Strength]) -> tuple[np.ndarray, np.ndarray]:
+    """Strengths as one int array: each part's length then its items."""
+    flat: list[int] = []
+    for strength in strengths:
+        for part in strength:
+            flat.append(len(part))
+            flat.extend(part)
+    return np.array(flat, dtype=np.int64), np.array(
+        [len(strengths), len(strengths[0]) if strengths else 0], dtype=np.int64
+    )
+
+
+def _unflatten_strengths(flat: np.ndarray, shape: np.ndarray) -> list[Strength]:
+    items = flat.tolist()
+    count, parts = int(shape[0]), int(shape[1])
+    out: list[Strength] = []
+    at = 0
+    for _ in range(count):
+        strength = []
+        for _ in range(parts):
+            n = items[at]
+            strength.append(tuple(items[at + 1 : at + 1 + n]))
+            at += 1 + n
+        out.append(tuple(strength))
+    if at != len(items):
+        raise ValueError("strength table has trailing data")
+    return out
+
+
+def write_cache(tables: Tables, path: Path) -> bool:
+    """Write ``tables`` to ``path`` atomically and signed (see :mod:`evaluator.core.diskcache`);
+    False when the folder is not usable or the file would be over the size cap."""
+    buffer = io.BytesIO()
+    save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag; all are int arrays)
+    save(buffer, **_payload(tables))
+    fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name)
+    with diskcache.open_folder(path.parent) as folder:
+        return folder is not None and folder.write(path.name, MAGIC, fields, buffer.getvalue())
+
+
+def _expected_header(ruleset: Rules) -> dict[str, Any]:
+    from ..core.version import __version__
+
+    return {"format": FORMAT_VERSION, "version": __version__, "ruleset": ruleset_hash(ruleset)}
+
+
+def read_cache(ruleset: Rules, path: Path) -> Tables | None:
+    """Tables read from ``path``, or None when the file is missing or does not check out
+    (not ours, not a regular file, too big, forged, another version or ruleset)."""
+    with diskcache.open_folder(path.parent, create=False) as folder:
+        payload = folder.read(path.name, MAGIC, _expected_header(ruleset)) if folder is not None else None
+    if payload is None:
+        return None
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+        model = card_model(ruleset)
+        nf = {
+            int(name[8:]): (arrays[name], arrays["nf_values_" + name[8:]])
+            for name in arrays
+            if name.startswith("nf_keys_")
+        }
+        fl = {
+            int(name[8:]): (arrays[name], arrays["fl_values_" + name[8:]])
+            for name in arrays
+            if name.startswith("fl_keys_")
+        }
+        strengths = _unflatten_strengths(arrays["strengths"], arrays["strength_shape"])
+        flags = arrays["flags"]
+        tables = Tables(
+            ruleset, model, strengths, arrays["categories"], nf, fl, bool(flags[0]), bool(flags[1]), from_cache=True
+        )
+        _check_shape(tables)
+        return tables
+    except Exception:  # noqa: BLE001 - whatever is wrong with the file, it is rebuilt
+        return None
+
+
+def _check_shape(tables: Tables) -> None:
+    """Cheap consistency checks on tables read from disk (beyond the checksum)."""
+    size = tables.size
+    expected = set(range(max(tables.ruleset.hand_min, 1), size + EXTRA_CARDS + 1))
+    if set(tables.nf) != expected or set(tables.fl) != set(range(size, size + EXTRA_CARDS + 1)):
+        raise ValueError("missing tables")
+    count = len(tables.strengths)
+    for keys, values in list(tables.nf.values()) + list(tables.fl.values()):
+        if keys.dtype != np.int64 or values.dtype != np.int32 or keys.shape != values.shape or keys.ndim != 1:
+            raise ValueError("bad table")
+        if len(values) and (values.max() >= count or values.min() < NO_HAND):
+            raise ValueError("value out of range")
+        if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
+            raise ValueError("keys not sorted")
+    if len(tables.categories) != count:
+        raise ValueError("category table")
+
+
+def cache_enabled() -> bool:
+    """False when ``$POKERRULES_TABLE_CACHE`` is ``0`` or ``off``."""
+    return os.environ.get(CACHE_SWITCH_ENV, "").lower() not in ("0", "off", "no", "false")

@@ -20,7 +20,8 @@ from test_counting import CSV_CATEGORY, expected_for, need_catalogue, reference_
 
 import evaluator
 from evaluator.cli.main import main
-from evaluator.tools.stats import ProgressBar, StatsRow, default_cards, format_odds, stats_table
+from evaluator.core.progress import Bar
+from evaluator.tools.stats import StatsRow, default_cards, format_odds, stats_table
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "json" / "stats.schema.json"
 
@@ -262,22 +263,38 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_progress_bar_waits_a_second_and_needs_a_terminal() -> None:
+def test_progress_bar_waits_a_second_redraws_a_terminal_and_writes_lines_to_a_log() -> None:
     now = [0.0]
     terminal = FakeTerminal()
-    bar = ProgressBar("counting standard, 7 cards", terminal, clock=lambda: now[0])
+    bar = Bar("counting standard, 7 cards", terminal, clock=lambda: now[0])
     bar(0.1)
     assert terminal.getvalue() == ""  # not yet a second
     now[0] = 1.5
     bar(0.5)
-    assert terminal.getvalue().startswith("\rcounting standard, 7 cards [") and terminal.getvalue().endswith(" 50%")
-    bar.close()
-    assert terminal.getvalue().endswith("\r") and bar.drawn is False
-    pipe = io.StringIO()
-    quiet = ProgressBar("counting", pipe, clock=lambda: now[0] + 10)
+    assert terminal.getvalue().startswith(
+        "\rpokerrules: counting standard, 7 cards ["
+    ) and terminal.getvalue().endswith(" 50%")
+    now[0] = 1.6
+    bar(0.6)  # a terminal redraws at most five times a second
+    assert terminal.getvalue().endswith(" 50%")
+    now[0] = 3.0
+    bar.finish()
+    assert terminal.getvalue().endswith("done in 3.0 s" + " " * 30 + "\n") and bar.shown is False
+    log = io.StringIO()
+    quiet = Bar("counting", log, clock=lambda: now[0])
     quiet(0.5)
-    quiet.close()
-    assert pipe.getvalue() == ""
+    quiet.finish()
+    assert log.getvalue() == ""  # under a second: nothing at all
+    now[0] = 10.0
+    quiet(0.5)
+    now[0] = 11.0
+    quiet(0.7)  # a log gets a line every two seconds, not a flood
+    quiet.finish()
+    assert log.getvalue().split("\n") == [
+        "\rpokerrules: counting [###############---------------]  50%",
+        "pokerrules: counting done in 8.0 s",  # started at 3.0
+        "",
+    ]
 
 
 def test_counting_reports_progress(tmp_path: Path) -> None:

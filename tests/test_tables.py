@@ -642,16 +642,16 @@ def test_an_unwritable_cache_folder_is_not_an_error(tmp_path: Path, monkeypatch:
     assert not write_cache(tables, cache_path(rs))
 
 
-def test_a_slow_build_shows_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    progress = tables_module._Progress("demo", delay=0.0)
-    progress(0.5)
-    progress(1.0)
-    progress.finish()
+def test_a_slow_build_shows_a_progress_bar(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from evaluator.core.progress import Bar
+
+    monkeypatch.setattr(tables_module, "Bar", lambda label: Bar(label, delay=0.0))  # as if past its second
+    load_tables(load("twenty-card"), use_cache=False)
     err = capsys.readouterr().err
-    assert "demo" in err and "compil" in err
-    quiet = tables_module._Progress("quiet", delay=3600.0)
-    quiet(0.5)
-    quiet.finish()
+    assert "compiling lookup tables for twenty-card [" in err and "100%" in err
+    assert "compiling lookup tables for twenty-card done in" in err
+    monkeypatch.undo()
+    load_tables(load("twenty-card"), use_cache=False)  # a quick build: nothing shown
     assert capsys.readouterr().err == ""
 
 

@@ -49,7 +49,6 @@ The key encoding is :mod:`evaluator.compiled.table_layout`; the disk cache
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -57,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import CardError, error
+from ..core.progress import Bar
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from .suitclasses import holdings, supported
@@ -76,46 +76,6 @@ from .table_layout import (
 if TYPE_CHECKING:
     from ..engine.fill import Fill
     from ..rules.ruleset import Rules
-
-
-class _Progress:
-    """A progress bar on stderr that shows up only once a build takes over a second."""
-
-    def __init__(self, label: str, delay: float = 1.0) -> None:
-        self.label = label
-        self.start = time.monotonic()
-        self.delay = delay
-        self.shown = False
-        self.tty = sys.stderr.isatty()
-        self.last = -1.0
-
-    def __call__(self, fraction: float) -> None:
-        now = time.monotonic()
-        if now - self.start < self.delay:
-            return
-        if not self.tty:
-            if not self.shown:
-                print(f"pokerrules: compiling lookup tables for {self.label} ...", file=sys.stderr, flush=True)
-                self.shown = True
-            return
-        if now - self.last < 0.1 and fraction < 1.0:
-            return
-        self.last = now
-        width = 30
-        done = int(width * min(max(fraction, 0.0), 1.0))
-        bar = "#" * done + "-" * (width - done)
-        print(f"\rpokerrules: compiling {self.label} [{bar}] {fraction:4.0%}", end="", file=sys.stderr, flush=True)
-        self.shown = True
-
-    def finish(self) -> None:
-        """End the bar with the elapsed time (nothing when it never showed)."""
-        if not self.shown:
-            return
-        elapsed = time.monotonic() - self.start
-        if self.tty:
-            print(f"\rpokerrules: compiled {self.label} in {elapsed:.1f} s" + " " * 40, file=sys.stderr, flush=True)
-        else:
-            print(f"pokerrules: compiled {self.label} in {elapsed:.1f} s", file=sys.stderr, flush=True)
 
 
 # --- building --------------------------------------------------------------------------
@@ -307,7 +267,7 @@ def load_tables(ruleset: Rules, use_cache: bool | None = None) -> Tables:
         found = read_cache(ruleset, path)
         if found is not None:
             return found
-    progress = _Progress(ruleset.name)
+    progress = Bar(f"compiling lookup tables for {ruleset.name}")
     tables = build_tables(ruleset, progress)
     progress.finish()
     if path is not None:

@@ -1,7 +1,9 @@
-"""Plain progress lines on stderr for work that takes longer than a second.
+"""Progress on stderr for work that takes longer than a second: the two kinds every command uses.
 
-Not a bar: one line of text per report, so that it reads the same in a
-terminal, a pipe and a CI log. Nothing is printed for work that finishes
+:class:`Progress` is for work in steps of unknown number (the files of
+``check``): one line of text per report, so that it reads the same in a
+terminal, a pipe and a CI log. :class:`Bar` is for work whose fraction done
+is known. Nothing is printed for work that finishes
 within the first second. The line names what is being done (a file name, a
 ruleset), escaped like every other string that came from a file.
 
@@ -18,6 +20,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
+from math import inf
 from types import TracebackType
 from typing import TextIO
 
@@ -85,30 +89,54 @@ class Bar:
 
     On a terminal it redraws one line; elsewhere (a pipe, a CI log) it writes a
     plain line every two seconds, so a log is never flooded with redraws.
+    :meth:`finish` ends a bar that showed with the time the work took. Every
+    long command uses this one bar (odds, chart, draw, stats, table builds).
+
+    >>> import io
+    >>> stream, now = io.StringIO(), [0.0]
+    >>> bar = Bar("counting", stream, clock=lambda: now[0])
+    >>> bar(0.5); stream.getvalue()  # not yet a second: nothing shown
+    ''
+    >>> now[0] = 2.0; bar(0.5); bar.finish(); print(stream.getvalue().strip())
+    pokerrules: counting [###############---------------]  50%
+    pokerrules: counting done in 2.0 s
     """
 
-    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0) -> None:
+    def __init__(
+        self, label: str, stream: TextIO | None = None, delay: float = 1.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.label = label
         self.stream = stream or sys.stderr
-        self.start = time.monotonic()
+        self.clock = clock
+        self.start = clock()
         self.delay = delay
         self.shown = False
-        self.last = 0.0
+        self.last = -inf
+
+    def _tty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, ValueError):  # a closed or unusual stream: treated as a log
+            return False
 
     def __call__(self, fraction: float) -> None:
-        now = time.monotonic()
-        pause = 0.2 if self.stream.isatty() else 2.0  # a log gets a line every two seconds, not a flood
+        now = self.clock()
+        pause = 0.2 if self._tty() else 2.0  # a log gets a line every two seconds, not a flood
         if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0):
             return
         self.last = now
         done = int(30 * min(max(fraction, 0.0), 1.0))
-        end = "" if self.stream.isatty() else "\n"
+        end = "" if self._tty() else "\n"
         self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
         self.stream.flush()
         self.shown = True
 
     def finish(self) -> None:
-        """Close the bar line (nothing when it never showed)."""
-        if self.shown and self.stream.isatty():
-            self.stream.write("\n")
-            self.stream.flush()
+        """End a bar that showed with the time taken (nothing when it never showed)."""
+        if not self.shown:
+            return
+        elapsed = self.clock() - self.start
+        lead = "\r" if self._tty() else ""
+        self.stream.write(f"{lead}pokerrules: {self.label} done in {elapsed:.1f} s" + " " * 30 * self._tty() + "\n")
+        self.stream.flush()
+        self.shown = False

@@ -25,14 +25,12 @@ import argparse
 import csv
 import io
 import json
-import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.counting import Progress, count
 from ..core.errors import UsageError
+from ..core.progress import Bar
 from .game_stats import needs_game_sampling
 from .stats_format import format_odds, format_probability
 
@@ -351,52 +349,6 @@ def render_json(table: StatsTable) -> str:
     return json.dumps(table.as_dict(), indent=2) + "\n"
 
 
-# --- progress --------------------------------------------------------------------------------
-
-
-class ProgressBar:
-    """A one-line text progress bar, shown only after ``delay`` seconds and only on a terminal.
-
-    Call it with the fraction done; :meth:`close` erases the line if it was drawn.
-    """
-
-    def __init__(
-        self, label: str, stream: TextIO | None = None, delay: float = 1.0, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.label = label
-        self.stream = sys.stderr if stream is None else stream
-        self.delay = delay
-        self.clock = clock
-        self.started = clock()
-        self.enabled = _is_tty(self.stream)
-        self.drawn = False
-        self.width = 30
-
-    def __call__(self, fraction: float) -> None:
-        """Redraw the bar at ``fraction`` (0 to 1) once the delay has passed."""
-        if not self.enabled or self.clock() - self.started < self.delay:
-            return
-        fraction = min(max(fraction, 0.0), 1.0)
-        filled = int(round(fraction * self.width))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {fraction * 100:3.0f}%")
-        self.stream.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        """Erase the bar (when one was drawn)."""
-        if self.drawn:
-            self.stream.write("\r" + " " * (len(self.label) + self.width + 8) + "\r")
-            self.stream.flush()
-            self.drawn = False
-
-
-def _is_tty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 # --- the command ---------------------------------------------------------------------------
 
 
@@ -474,11 +426,11 @@ def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     if samples < 1:
         raise UsageError("pokerrules stats: --samples must be at least 1")
     seed = getattr(args, "seed", None)
-    bar = ProgressBar(f"dealing {ruleset.name}, {samples:,} deals")
+    bar = Bar(f"dealing {ruleset.name}, {samples:,} deals")
     try:
         table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)
     finally:
-        bar.close()
+        bar.finish()
     if args.json:
         out.write(json.dumps(game_table_dict(table, ruleset), indent=2) + "\n")
     elif args.csv:

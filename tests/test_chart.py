@@ -262,7 +262,9 @@ def test_an_unwritable_page_prints_nothing(capsys: pytest.CaptureFixture[str], t
 def test_progress_shows_on_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from evaluator.core import progress
 
-    monkeypatch.setattr(progress.Bar.__init__, "__defaults__", (None, 0.0))  # no one-second delay
+    defaults = progress.Bar.__init__.__defaults__
+    assert defaults is not None and defaults[1] == 1.0  # (stream, delay, clock)
+    monkeypatch.setattr(progress.Bar.__init__, "__defaults__", (defaults[0], 0.0, defaults[2]))  # no one-second delay
     code, out, err = run(capsys, "chart", "short-deck-holdem", "--samples", "100", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["method"] == "sampled"
     assert "pokerrules: chart of short-deck-holdem [" in err and "100%" in err

@@ -27,17 +27,8 @@ from refdata import missing_data_reason, reference_data_dir
 from samples import BUG_COUNTS
 
 import evaluator
-from evaluator.compiled.counting import (
-    MAX_COUNTED_CARDS,
-    _one_relevant_suit,
-    _relevant_suits,
-    category_counts,
-    count,
-    deal_count,
-    deck_model,
-    distinct_values,
-    rank_multisets,
-)
+from evaluator.compiled.counting import MAX_COUNTED_CARDS, category_counts, count, deal_count, distinct_values
+from evaluator.compiled.deck_split import _one_relevant_suit, _relevant_suits, deck_model, rank_multisets
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import catalogue_path
 

@@ -34,7 +34,7 @@ from collections import Counter
 from math import factorial, perm
 from typing import TYPE_CHECKING, Any
 
-from ..compiled.counting import suit_sensitive
+from ..compiled.deck_split import suit_sensitive
 from ..compiled.suitclasses import symmetric
 from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards

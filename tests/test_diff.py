@@ -189,6 +189,35 @@ def test_exact_share_where_enumeration_is_cheap(capsys: pytest.CaptureFixture[st
     assert showdowns["share"] == pytest.approx(78 / 1326)
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "cards"),
+    [
+        ("standard", "deuces-wild", 5),
+        ("standard", "suits-bridge", 5),  # a suit tie-break
+        ("short-deck", "stripped-32", 5),
+        ("ace-to-five", "deuce-to-seven", 5),  # low games
+        ("standard", "short-deck", 7),  # best five of seven
+        ("incomplete-hands", "standard", 3),  # hands under hand.min: no hand loses
+        ("standard", "two-decks", 5),  # two packs: judged one deal at a time
+        ("italian", "standard", 5),  # beats: judged one deal at a time
+    ],
+)
+def test_the_batch_share_counts_the_deals_the_generic_judge_counts(first: str, second: str, cards: int) -> None:
+    from evaluator.tools import showdown_share as share
+
+    a, b = load(first), load(second)
+    deck = common_deck(a, b)
+    batched = share.sampled_share(a, b, deck, cards, 300, seed=5)
+    # the generic evaluator and compare, deal by deal, on the same seeded deals
+    rng, judge, examples, changed = share.random.Random(5), share._Judge(a, b), [], 0
+    for _ in range(300):
+        dealt = rng.sample(deck, 2 * cards)
+        changed += share._changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
+    assert batched.changed == changed and batched.examples == tuple(examples)
+    uses_batch = share._batch_ready(a, cards) and share._batch_ready(b, cards)
+    assert uses_batch == ((first, second) not in {("standard", "two-decks"), ("italian", "standard")})
+
+
 def test_wilson_interval_known_values() -> None:
     assert wilson_interval(0, 100) == pytest.approx((0.0, 0.036994), abs=1e-6)
     assert wilson_interval(50, 100) == pytest.approx((0.403832, 0.596168), abs=1e-6)

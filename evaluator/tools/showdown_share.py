@@ -15,9 +15,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ..core.errors import PokerRulesError
+from ..core.errors import PokerRulesError, RulesetError
 from ..core.stats_math import wilson_interval
 from ..rules.cards import Card
 from .diff_basis import common_deck, rules_fingerprint
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
 CHANGED_EXAMPLES = 3  # changed showdowns kept as examples
+HeadsUp = tuple[tuple[Card, ...], tuple[Card, ...]]  # the two hands of one deal
+BATCH_DEALS = 65_536  # deals ranked per NumPy batch: bounded memory, a progress step each
 
 
 def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
@@ -114,20 +116,76 @@ def _changed(judge: _Judge, first: tuple[Card, ...], second: tuple[Card, ...], e
     return True
 
 
+def _batch_ready(ruleset: Ruleset, cards: int) -> bool:
+    """Whether ``rank_many`` judges ``cards``-card hands exactly as ``evaluate`` + ``compare`` do.
+
+    Not with ``beats:`` exceptions (no single value orders them), several packs
+    (a card held twice) or a game's card-usage rules on a holding bigger than a hand.
+    """
+    game_rules = ruleset.game is not None and cards > ruleset.hand_size
+    return ruleset.copies == 1 and not ruleset.beats and not game_rules
+
+
+def _batch_outcomes(ruleset: Ruleset, firsts: Sequence[Sequence[Card]], seconds: Sequence[Sequence[Card]]) -> Any:
+    """1 / -1 / 0 per deal (first wins, second wins, tie), ranked in one NumPy batch per side."""
+    import numpy as np
+
+    if len(firsts[0]) < ruleset.hand_min:
+        return np.zeros(len(firsts), dtype=np.int64)  # no hand on either side: every deal ties
+    index = {card: number for number, card in enumerate(ruleset.deck)}
+    first = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in firsts], dtype=np.int64))
+    second = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in seconds], dtype=np.int64))
+    return np.sign(first - second)  # no hand (-1) loses to any hand, as _outcome says
+
+
+def _count_changed(
+    a: Ruleset, b: Ruleset, deals: Sequence[HeadsUp], meter: _Progress
+) -> tuple[int, tuple[ChangedDeal, ...]]:
+    """How many ``deals`` change their outcome, and the first few that do (in deal order)."""
+    examples: list[ChangedDeal] = []
+    cards = len(deals[0][0]) if deals else 0
+    if deals and _batch_ready(a, cards) and _batch_ready(b, cards):
+        try:
+            return _count_in_batches(a, b, deals, meter)
+        except RulesetError:
+            pass  # R104: a deck too wide for the tables; judged one deal at a time below
+    judge, changed = _Judge(a, b), 0
+    for number, (first, second) in enumerate(deals):
+        changed += _changed(judge, first, second, examples)
+        meter.update(number + 1)
+    return changed, tuple(examples)
+
+
+def _count_in_batches(
+    a: Ruleset, b: Ruleset, deals: Sequence[HeadsUp], meter: _Progress
+) -> tuple[int, tuple[ChangedDeal, ...]]:
+    """:func:`_count_changed` on the compiled tables, ``BATCH_DEALS`` deals per NumPy batch."""
+    examples: list[ChangedDeal] = []
+    changed = 0
+    for start in range(0, len(deals), BATCH_DEALS):
+        chunk = deals[start : start + BATCH_DEALS]
+        firsts, seconds = [d[0] for d in chunk], [d[1] for d in chunk]
+        outcome_a, outcome_b = _batch_outcomes(a, firsts, seconds), _batch_outcomes(b, firsts, seconds)
+        differ = (outcome_a != outcome_b).nonzero()[0]
+        changed += len(differ)
+        for at in differ[: CHANGED_EXAMPLES - len(examples)].tolist():
+            first, second = tuple(map(str, firsts[at])), tuple(map(str, seconds[at]))
+            examples.append(ChangedDeal(first, second, int(outcome_a[at]), int(outcome_b[at])))
+        meter.update(start + len(chunk))
+    return changed, tuple(examples)
+
+
 def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
     """Enumerate every heads-up deal (each physical card distinct) and count the changed ones."""
-    examples: list[ChangedDeal] = []
-    judge, changed, deals = _Judge(a, b), 0, 0
+    deals: list[HeadsUp] = []
     positions = range(len(deck))
     for first in combinations(positions, cards):
         rest = [p for p in positions if p not in first and p > first[0]]
         first_cards = tuple(deck[p] for p in first)
-        for second in combinations(rest, cards):
-            deals += 1
-            changed += _changed(judge, first_cards, tuple(deck[p] for p in second), examples)
-    return ShowdownShare(
-        "exact", cards, len(deck), deals, changed, changed / deals if deals else 0.0, examples=tuple(examples)
-    )
+        deals.extend((first_cards, tuple(deck[p] for p in second)) for second in combinations(rest, cards))
+    changed, examples = _count_changed(a, b, deals, _Progress(None, len(deals)))
+    share = changed / len(deals) if deals else 0.0
+    return ShowdownShare("exact", cards, len(deck), len(deals), changed, share, examples=examples)
 
 
 def sampled_share(
@@ -135,18 +193,15 @@ def sampled_share(
 ) -> ShowdownShare:
     """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
     rng = random.Random(seed)
-    examples: list[ChangedDeal] = []
-    judge, changed = _Judge(a, b), 0
-    meter = _Progress(progress, samples)
-    for number in range(samples):
+    deals: list[HeadsUp] = []
+    for _ in range(samples):
         dealt = rng.sample(deck, 2 * cards)
-        changed += _changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
-        meter.update(number + 1)
+        deals.append((tuple(dealt[:cards]), tuple(dealt[cards:])))
+    meter = _Progress(progress, samples)
+    changed, examples = _count_changed(a, b, deals, meter)
     meter.done()
     low, high = wilson_interval(changed, samples)
-    return ShowdownShare(
-        "sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, tuple(examples)
-    )
+    return ShowdownShare("sampled", cards, len(deck), samples, changed, changed / samples, low, high, seed, examples)
 
 
 def showdown_share(
@@ -168,20 +223,18 @@ def showdown_share(
 
 
 class _Progress:
-    """Plain progress lines on stderr (a terminal or not) once dealing has taken a second."""
+    """The progress bar of dealing showdowns (none when no stream is given)."""
 
     def __init__(self, stream: TextIO | None, total: int) -> None:
-        from ..core.progress import Progress
+        from ..core.progress import Bar
 
-        self.lines = Progress("pokerrules diff: dealing showdowns", stream) if stream is not None else None
-        if self.lines is not None:
-            self.lines.__enter__()
-        self.total = total
+        self.bar = Bar("diff: dealing showdowns", stream) if stream is not None else None
+        self.total = max(total, 1)
 
     def update(self, done: int) -> None:
-        if self.lines is not None:
-            self.lines.step(f"{100 * done // self.total}%")
+        if self.bar is not None:
+            self.bar(done / self.total)
 
     def done(self) -> None:
-        if self.lines is not None:
-            self.lines.__exit__(None, None, None)
+        if self.bar is not None:
+            self.bar.finish()

@@ -52,6 +52,8 @@ EXACT_HARD_LIMIT = 2_000_000_000
 DEFAULT_SAMPLES = 200_000
 #: At most this many players at one table.
 MAX_PLAYERS = 23
+#: Deals drawn and settled together within a chunk: the working arrays stay in the cache.
+SAMPLE_BLOCK = 1 << 14
 #: At most this many samples in one question.
 MAX_SAMPLES = 1_000_000_000
 
@@ -158,6 +160,32 @@ class _Totals:
             self.dead[name] += weight * float(np.count_nonzero(dead))
         self.weight += weight * len(shares)
         self.count += len(shares)
+
+    def add_masks(self, masks: np.ndarray, weight: float, squares: bool) -> None:
+        """Add deals given as winner masks (``ShareEngine.winner_masks``): each distinct
+        mask is counted, then settled once (one pot, one half)."""
+        players = len(self.sums["equity"])
+        if players <= 16:
+            counts = np.bincount(masks, minlength=1 << players)
+            found = np.flatnonzero(counts)
+            counts = counts[found]
+        else:
+            found, counts = np.unique(masks, return_counts=True)
+        winners = ((found[:, None] >> np.arange(players)) & 1).astype(np.float64)  # (masks, players)
+        ways = winners.sum(axis=1, keepdims=True)
+        share = winners / np.maximum(ways, 1)
+        whole = winners * (ways == 1)
+        figures = {"equity": share, "win": whole, "tie": winners * (ways > 1)}
+        weights = weight * counts.astype(np.float64)
+        for name, values in figures.items():
+            self.sums[name] += weights @ values
+            if squares:
+                self.squares[name] += weights @ (values * values)
+        self.sums["scoop"] += weights @ whole
+        self.halves[self.names[0]] += weights @ share
+        self.dead[self.names[0]] += weight * float(counts[found == 0].sum())
+        self.weight += weight * len(masks)
+        self.count += len(masks)
 
     def merge(self, other: _Totals) -> None:
         """Add the sums of another chunk's totals."""
@@ -281,8 +309,21 @@ def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
     table, engine = _PREPARED[key]
     totals = _Totals(table.players, engine.names)
     rng = chunk_rng(chunk.seed, chunk.index)
-    totals.add(engine.settle(table.sample(rng, chunk.samples)), 1.0, squares=True)
+    for start in range(0, chunk.samples, SAMPLE_BLOCK):
+        deals = table.sample(rng, min(SAMPLE_BLOCK, chunk.samples - start))
+        _settle_into(totals, table, engine, deals, 1.0, squares=True)
     return totals
+
+
+def _settle_into(
+    totals: _Totals, table: Table, engine: ShareEngine, deals: np.ndarray, weight: float, squares: bool
+) -> None:
+    """Add a batch of deals to the totals: as winner masks where the engine gives them (faster), else as shares."""
+    masks = engine.winner_masks(deals, table.template)
+    if masks is not None:
+        totals.add_masks(masks, weight, squares)
+    else:
+        totals.add(engine.settle(deals), weight, squares)
 
 
 def odds(
@@ -333,7 +374,7 @@ def odds(
         method, used_seed = "exact", None
         done = 0.0
         for batch, weight in table.exact_batches():
-            totals.add(engine.settle(batch), weight, squares=False)
+            _settle_into(totals, table, engine, batch, weight, squares=False)
             done += len(batch) * engine.cost
             report(min(done / max(work, 1.0), 1.0))
     else:

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiled.batch_rank import direct_many
+from ..compiled.batch_rank import _flush_values, _suit_tables, direct_many
 from ..compiled.batch_showdown import showdown_many
+from ..compiled.tables import BATCH_CARDS
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -136,38 +137,70 @@ class ShareEngine:
 
     def _shared_board_shares(self, deals: np.ndarray) -> np.ndarray:
         """Shares with the board's part of every key computed once (see the module docstring)."""
+        winners = self._shared_board_winners(deals, None)
+        shares: np.ndarray = np.where(winners, 1.0 / np.maximum(winners.sum(axis=0), 1), 0.0).T
+        return shares
+
+    def winner_masks(self, deals: np.ndarray, known: np.ndarray | None = None) -> np.ndarray | None:
+        """Per deal, who takes the pot as bits (bit ``p``: player ``p`` wins or ties; 0: nobody
+        qualifies), on the board-shared path; None when the ruleset is off it (then :meth:`settle`).
+
+        ``known`` is a deal row with the cards every row holds (-1 where they vary): their part
+        of each key is computed once, not once per deal.
+        """
+        if not self.shared_board or self.players > 62:
+            return None
+        winners = self._shared_board_winners(deals, known)
+        masks: np.ndarray = winners[0].astype(np.int64)
+        for p in range(1, self.players):
+            masks += winners[p].astype(np.int64) << p
+        return masks
+
+    def _shared_board_winners(self, deals: np.ndarray, known: np.ndarray | None) -> np.ndarray:
+        """(players, n) True where a player wins or ties the pot (board-shared path)."""
         half = self.halves[0]
         ranker = half.ranker
-        # one transposed copy: every card column is then contiguous for the gathers
+        # one transposed copy at most: every card column is then contiguous for the gathers
         columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
-        edge, hole = self.players * self.hole, self.hole
+        fixed = np.full(len(columns), -1, dtype=np.int64) if known is None else known
+        if not self.same_ids:
+            fixed = np.where(fixed >= 0, half.id_map[np.maximum(fixed, 0)], -1)
+        edge, hole, board = self.players * self.hole, self.hole, self.board
         layout = ranker.layout
-        k = hole + self.board
+        k = hole + board
         dense_nf, _ = ranker._dense_tables(k)
         table = ranker._code_table
-        board_total = table[columns[edge]] + np.int64(layout.bias)
-        for j in range(edge + 1, edge + self.board):
-            board_total += table[columns[j]]
-        flush_bits = np.int64(layout.flush_bits)
-        values = np.empty((self.players, len(deals)), dtype=np.int64)
-        for p in range(self.players):
-            total = board_total.copy()
-            for j in range(p * hole, (p + 1) * hole):
+
+        def key_sum(slots: range, start: int) -> np.ndarray | int:
+            """The codes of these slots summed: once for cards held in every deal, per deal for the rest."""
+            constant = start + sum(int(table[fixed[j]]) for j in slots if fixed[j] >= 0)
+            varying = [j for j in slots if fixed[j] < 0]
+            if not varying:
+                return constant
+            total: np.ndarray = table[columns[varying[0]]] + np.int64(constant)
+            for j in varying[1:]:
                 total += table[columns[j]]
+            return total
+
+        n = columns.shape[1]
+        board_total = key_sum(range(edge, edge + board), layout.bias)
+        flush_bits = np.int64(layout.flush_bits)
+        values = np.empty((self.players, n), dtype=np.int64)
+        for p in range(self.players):
+            total = np.broadcast_to(board_total + key_sum(range(p * hole, (p + 1) * hole), 0), (n,))
             values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
             if ranker.tables.flush_matters:
                 rows = np.flatnonzero(total & flush_bits)
                 if len(rows):
-                    own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
-                    cards = columns[own][:, rows].T
-                    values[p, rows] = direct_many(
-                        ranker, np.ascontiguousarray(cards)
-                    )  # flush-capable rows: ranked whole
-        values = values.T
+                    own = np.r_[p * hole : (p + 1) * hole, edge : edge + board]
+                    cards = columns[np.ix_(own, rows)]
+                    values[p, rows] = _flush_rows(ranker, cards, total[rows], values[p, rows])
         alive = values >= 0 if self.all_qualify else half.category(values) >= 0
-        best = np.where(alive, values, -2).max(axis=1, keepdims=True)
-        winners = alive & (values == best)
-        return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)
+        if not self.all_qualify or not alive.all():
+            values = np.where(alive, values, -2)
+        best = values.max(axis=0)
+        winners: np.ndarray = alive & (values == best)
+        return winners
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
         """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
@@ -253,3 +286,17 @@ class ShareEngine:
             for winner in half.winners:
                 per_half[h][deal, winner] += float(half.share) / len(half.winners)
             dead[h][deal] &= not half.winners
+
+
+def _flush_rows(ranker: Any, cards: np.ndarray, total: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    """Values of flush-capable holdings, given as card columns (k, rows) with their code sums and
+    plain values: the one-suited tables looked up directly where they decide (dominant tables),
+    else each holding ranked whole."""
+    k = len(cards)
+    if not (ranker.tables.dominant and ranker.size < k <= BATCH_CARDS):
+        found: np.ndarray = direct_many(ranker, np.ascontiguousarray(cards.T))
+        return found
+    values, slow = _flush_values(ranker, _suit_tables(ranker, k), cards, total, plain)
+    if len(slow):  # a suit with more cards than the one-suited tables hold
+        values[slow] = direct_many(ranker, np.ascontiguousarray(cards[:, slow].T))
+    return values

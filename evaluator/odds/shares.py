@@ -190,10 +190,10 @@ class ShareEngine:
             total = np.broadcast_to(board_total + key_sum(range(p * hole, (p + 1) * hole), 0), (n,))
             values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
             if ranker.tables.flush_matters:
-                rows = np.flatnonzero(total & flush_bits)
+                rows = np.flatnonzero((total & flush_bits) != 0)
                 if len(rows):
-                    own = np.r_[p * hole : (p + 1) * hole, edge : edge + board]
-                    cards = columns[np.ix_(own, rows)]
+                    own = [*range(p * hole, (p + 1) * hole), *range(edge, edge + board)]
+                    cards = columns[:, rows][own]
                     values[p, rows] = _flush_rows(ranker, cards, total[rows], values[p, rows])
         alive = values >= 0 if self.all_qualify else half.category(values) >= 0
         if not self.all_qualify or not alive.all():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
 from math import comb, prod
 from typing import TYPE_CHECKING
@@ -125,7 +126,12 @@ class Table:
         """The slots a ranged player's combination fills."""
         return list(range(player * self.hole, player * self.hole + self.hands[player].known))
 
-    @property
+    @cached_property
+    def known_slots(self) -> np.ndarray:
+        """Slots whose card is the same in every deal (fixed hands, board and dead cards given)."""
+        return np.flatnonzero(self.template >= 0)
+
+    @cached_property
     def free_slots(self) -> list[int]:
         """Slots dealt from the deck (neither fixed nor filled by a range)."""
         taken = set(np.flatnonzero(self.template >= 0).tolist())
@@ -200,7 +206,8 @@ class Table:
         The array is column-major (a transposed view): the engines read it card column by card column.
         """
         columns = np.empty((self.slots, n), dtype=np.int64)
-        columns[:] = self.template[:, None]
+        known = self.known_slots
+        columns[known] = self.template[known, None]
         rows: np.ndarray = columns.T
         consumed = np.zeros((0, n), dtype=np.int16)  # (cards, n) physical positions taken by range cards
         if self.ranged:
@@ -216,11 +223,11 @@ class Table:
             positions = self._by_rejection(rng, n, consumed, total)
         else:
             positions = self._by_skipping(rng, n, consumed.T, total).T
-        positions = positions.astype(np.intp)  # take() is slow with narrow indices
+        dealt = np.take(self.physical, positions.astype(np.intp))  # take() is slow with narrow indices
         if free == list(range(free[0], free[0] + len(free))):
-            np.take(self.physical, positions, out=columns[free[0] : free[0] + len(free)])  # no temporary
+            columns[free[0] : free[0] + len(free)] = dealt
         else:
-            columns[free] = self.physical[positions]
+            columns[free] = dealt
         return rows
 
     def _by_rejection(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
@@ -246,7 +253,7 @@ class Table:
         while found < n:
             drawn = rng.integers(0, total, size=(u, int((n - found) / accept * 1.02) + 64), dtype=np.int16)
             good = np.flatnonzero(~_repeats(drawn, consumed))[: n - found]
-            parts.append(drawn[:, good])
+            parts.append(np.take(drawn, good, axis=1))  # take(): much faster than drawn[:, good]
             found += len(good)
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 

@@ -177,9 +177,10 @@ class ShareEngine:
             varying = [j for j in slots if fixed[j] < 0]
             if not varying:
                 return constant
-            total: np.ndarray = table[columns[varying[0]]] + np.int64(constant)
+            # take(): faster than table[...] for a gather from a small table
+            total: np.ndarray = np.take(table, columns[varying[0]]) + np.int64(constant)
             for j in varying[1:]:
-                total += table[columns[j]]
+                total += np.take(table, columns[j])
             return total
 
         n = columns.shape[1]

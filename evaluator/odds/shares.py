@@ -187,6 +187,7 @@ class ShareEngine:
         board_total = key_sum(range(edge, edge + board), layout.bias)
         flush_bits = np.int64(layout.flush_bits)
         values = np.empty((self.players, n), dtype=np.int64)
+        flushes: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat positions, cards, totals)
         for p in range(self.players):
             total = np.broadcast_to(board_total + key_sum(range(p * hole, (p + 1) * hole), 0), (n,))
             values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
@@ -195,7 +196,13 @@ class ShareEngine:
                 if len(rows):
                     own = [*range(p * hole, (p + 1) * hole), *range(edge, edge + board)]
                     cards = np.take(columns, rows, axis=1)[own]  # take(): faster than columns[:, rows]
-                    values[p, rows] = _flush_rows(ranker, cards, total[rows], values[p, rows])
+                    flushes.append((rows + p * n, cards, total[rows]))
+        if flushes:
+            # every player's flush-capable holdings ranked in one call: few rows each, so fewer calls
+            flat = values.reshape(-1)
+            where = np.concatenate([f[0] for f in flushes])
+            cards = np.concatenate([f[1] for f in flushes], axis=1)
+            flat[where] = _flush_rows(ranker, cards, np.concatenate([f[2] for f in flushes]), flat[where])
         if self.all_qualify:
             best = values.max(axis=0)
             # nobody short of a hand (the usual case): the best value alone says who wins

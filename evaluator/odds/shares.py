@@ -27,7 +27,7 @@ import numpy as np
 
 from ..compiled.batch_rank import _flush_values, _suit_tables, direct_many
 from ..compiled.batch_showdown import showdown_many
-from ..compiled.tables import BATCH_CARDS
+from ..compiled.tables import BATCH_CARDS, count_vectors
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -73,6 +73,7 @@ class ShareEngine:
             and not ranker.lowest
             and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
         )
+        self._class_tables: dict[tuple[int, int, int], tuple[Any, np.ndarray]] = {}
 
     @property
     def cost(self) -> int:
@@ -184,17 +185,33 @@ class ShareEngine:
             return total
 
         n = columns.shape[1]
-        board_total = key_sum(range(edge, edge + board), layout.bias)
+        board_slots = range(edge, edge + board)
+        known_board = sum(int(table[fixed[j]]) for j in board_slots if fixed[j] >= 0)
+        unknown = [j for j in board_slots if fixed[j] < 0]
+        drawn = key_sum(range(edge, edge + board), -known_board)  # the codes of the board cards dealt
+        # the class of the board cards dealt, ranked once per deal: a player whose cards are all
+        # known reads their value from a table by that class (see _class_table)
+        by_class = bool(unknown) and len(unknown) <= ranker.index.top
+        drawn_class = ranker.index.index(np.asarray(drawn) >> layout.shift, len(unknown)) if by_class else None
+        board_total = drawn + (known_board + layout.bias)
         flush_bits = np.int64(layout.flush_bits)
         values = np.empty((self.players, n), dtype=np.int64)
         flushes: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat positions, cards, totals)
         for p in range(self.players):
-            total = np.broadcast_to(board_total + key_sum(range(p * hole, (p + 1) * hole), 0), (n,))
-            values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
-            if ranker.tables.flush_matters:
+            own_hole = range(p * hole, (p + 1) * hole)
+            held = key_sum(own_hole, 0)
+            if drawn_class is not None and isinstance(held, int):
+                values[p] = self._class_table(ranker, k, (held + known_board) >> layout.shift, len(unknown))[
+                    drawn_class
+                ]
+                total = np.broadcast_to(board_total + held, (n,)) if ranker.tables.flush_matters else None
+            else:
+                total = np.broadcast_to(board_total + held, (n,))
+                values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
+            if total is not None and ranker.tables.flush_matters:
                 rows = np.flatnonzero((total & flush_bits) != 0)
                 if len(rows):
-                    own = [*range(p * hole, (p + 1) * hole), *range(edge, edge + board)]
+                    own = [*own_hole, *board_slots]
                     cards = np.take(columns, rows, axis=1)[own]  # take(): faster than columns[:, rows]
                     flushes.append((rows + p * n, cards, total[rows]))
         if flushes:
@@ -212,6 +229,29 @@ class ShareEngine:
         best = np.where(alive, values, -2).max(axis=0)
         qualified: np.ndarray = alive & (values == best)
         return qualified
+
+    def _class_table(self, ranker: Any, k: int, known_key: int, dealt: int) -> np.ndarray:
+        """Plain values of the ``k``-card holdings made of known cards (rank key ``known_key``)
+        and ``dealt`` more, by the dense index of the dealt cards' class: one lookup per deal
+        instead of ranking the whole key. Classes that cannot join the known cards (a rank more
+        often than the deck holds it) are never dealt; they hold -1."""
+        cache_key = (k, known_key, dealt)
+        found = self._class_tables.get(cache_key)
+        if found is not None and found[0] is ranker.index:
+            return found[1]
+        layout = ranker.layout
+        dense_nf, _ = ranker._dense_tables(k)  # may rebuild the dense index: before reading it
+        index = ranker.index
+        caps = np.array(layout.radix) - 1
+        classes = count_vectors(caps.tolist(), dealt)
+        keys = layout.keys(classes)
+        fits = (classes + np.array(layout.decode(known_key)) <= caps).all(axis=1)
+        values = np.full(index.count(dealt), -1, dtype=np.int64)
+        values[index.index(keys[fits], dealt)] = dense_nf[index.index(keys[fits] + known_key, k)]
+        if len(self._class_tables) >= 64:
+            self._class_tables.clear()
+        self._class_tables[cache_key] = (index, values)
+        return values
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
         """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),

@@ -73,7 +73,6 @@ class ShareEngine:
             and not ranker.lowest
             and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
         )
-        self._class_tables: dict[tuple[int, int, int], tuple[Any, np.ndarray]] = {}
 
     @property
     def cost(self) -> int:
@@ -235,22 +234,26 @@ class ShareEngine:
         and ``dealt`` more, by the dense index of the dealt cards' class: one lookup per deal
         instead of ranking the whole key. Classes that cannot join the known cards (a rank more
         often than the deck holds it) are never dealt; they hold -1."""
-        cache_key = (k, known_key, dealt)
-        found = self._class_tables.get(cache_key)
-        if found is not None and found[0] is ranker.index:
-            return found[1]
-        layout = ranker.layout
         dense_nf, _ = ranker._dense_tables(k)  # may rebuild the dense index: before reading it
         index = ranker.index
+        # kept with the ranker (the tables outlive one question), checked against its dense index
+        tables = ranker._batch_cache.setdefault("odds-class-tables", {})
+        found = tables.get((k, known_key, dealt))
+        if found is not None and found[0] is index:
+            values: np.ndarray = found[1]
+            return values
+        layout = ranker.layout
         caps = np.array(layout.radix) - 1
-        classes = count_vectors(caps.tolist(), dealt)
+        classes = ranker._batch_cache.get(f"odds-classes-{dealt}")
+        if classes is None:
+            classes = ranker._batch_cache[f"odds-classes-{dealt}"] = count_vectors(caps.tolist(), dealt)
         keys = layout.keys(classes)
         fits = (classes + np.array(layout.decode(known_key)) <= caps).all(axis=1)
         values = np.full(index.count(dealt), -1, dtype=np.int64)
         values[index.index(keys[fits], dealt)] = dense_nf[index.index(keys[fits] + known_key, k)]
-        if len(self._class_tables) >= 64:
-            self._class_tables.clear()
-        self._class_tables[cache_key] = (index, values)
+        if len(tables) >= 256:
+            tables.clear()
+        tables[(k, known_key, dealt)] = (index, values)
         return values
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:

@@ -12,8 +12,11 @@ The common case -- one pot, one board, any five of hole and board, a ruleset
 on the tables' direct path -- is settled here without ``showdown_many``: the
 board is shared by every player, so its part of each lookup key (the sum of
 its card codes) is computed once per deal and each player adds only the codes
-of their hole cards. It is tested equal to ``showdown_many`` and to the
-generic showdown.
+of their hole cards; a player whose cards are all known reads their value
+from a table indexed by the class of the board cards dealt. There each deal's
+winners come out as a bit mask (:meth:`ShareEngine.winner_masks`) that the
+caller counts. It is tested equal to ``showdown_many`` and to the generic
+showdown.
 """
 
 from __future__ import annotations

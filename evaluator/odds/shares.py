@@ -154,6 +154,11 @@ class ShareEngine:
         if not self.shared_board or self.players > 62:
             return None
         winners = self._shared_board_winners(deals, known)
+        if self.players <= 8:  # one byte per deal: the booleans read as bytes, no widening
+            small: np.ndarray = winners[0].astype(np.uint8)
+            for p in range(1, self.players):
+                small |= winners[p].view(np.uint8) << p
+            return small
         masks: np.ndarray = winners[0].astype(np.int64)
         for p in range(1, self.players):
             masks += winners[p].astype(np.int64) << p
@@ -203,9 +208,8 @@ class ShareEngine:
             own_hole = range(p * hole, (p + 1) * hole)
             held = key_sum(own_hole, 0)
             if drawn_class is not None and isinstance(held, int):
-                values[p] = self._class_table(ranker, k, (held + known_board) >> layout.shift, len(unknown))[
-                    drawn_class
-                ]
+                known_key = (held + known_board) >> layout.shift
+                np.take(self._class_table(ranker, k, known_key, len(unknown)), drawn_class, out=values[p])
                 total = np.broadcast_to(board_total + held, (n,)) if ranker.tables.flush_matters else None
             else:
                 total = np.broadcast_to(board_total + held, (n,))

@@ -363,7 +363,7 @@ def test_share_engine_equals_showdown_many_on_random_deals(name: str) -> None:
     assert np.allclose(settled.shares, ruleset.showdown_many(holes, boards))
     assert np.allclose(np.sum([part for _, part in settled.halves], axis=0), settled.shares)
     if name in ("holdem", "deuces-wild", "joker-wild", "short-deck-holdem", "standard"):
-        assert engine.shared_board  # the board-shared path is the one checked here
+        assert engine.shared_board is not None  # the board-shared path is the one checked here
 
 
 def test_progress_bar_shows_only_after_its_delay() -> None:

@@ -28,9 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiled.batch_rank import _flush_values, _suit_tables, direct_many
 from ..compiled.batch_showdown import showdown_many
-from ..compiled.tables import BATCH_CARDS, count_vectors
+from .shared_board import SharedBoard
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -66,7 +65,7 @@ class ShareEngine:
         # every value is a qualifying hand (no qualifier, every class in a category): no category lookup
         self.all_qualify = ruleset.qualifier is None and bool((self.halves[0].categories >= 0).all())
         self.same_ids = bool(np.array_equal(self.halves[0].id_map, np.arange(len(ruleset.deck))))
-        self.shared_board = (
+        on_shared_board = (
             len(self.halves) == 1
             and boards == 1
             and board >= 1
@@ -75,6 +74,12 @@ class ShareEngine:
             and ranker.mode == "direct"
             and not ranker.lowest
             and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
+        )
+        # one pot, one board, any five of hole and board: the fast path of shared_board.py
+        self.shared_board = (
+            SharedBoard(self.halves[0], players, hole, board, self.all_qualify, self.same_ids)
+            if on_shared_board
+            else None
         )
 
     @property
@@ -118,7 +123,7 @@ class ShareEngine:
 
     def _settle(self, deals: np.ndarray) -> Settled:
         holes, boards = self.split(deals)
-        if self.shared_board:
+        if self.shared_board is not None:
             shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
@@ -140,128 +145,20 @@ class ShareEngine:
 
     def _shared_board_shares(self, deals: np.ndarray) -> np.ndarray:
         """Shares with the board's part of every key computed once (see the module docstring)."""
-        winners = self._shared_board_winners(deals, None)
+        assert self.shared_board is not None
+        winners = self.shared_board.winners(deals, None)
         shares: np.ndarray = np.where(winners, 1.0 / np.maximum(winners.sum(axis=0), 1), 0.0).T
         return shares
 
     def winner_masks(self, deals: np.ndarray, known: np.ndarray | None = None) -> np.ndarray | None:
-        """Per deal, who takes the pot as bits (bit ``p``: player ``p`` wins or ties; 0: nobody
-        qualifies), on the board-shared path; None when the ruleset is off it (then :meth:`settle`).
+        """Per deal, who takes the pot as bits (:meth:`SharedBoard.masks`) on the board-shared
+        path; None when the ruleset is off it (then :meth:`settle`).
 
-        ``known`` is a deal row with the cards every row holds (-1 where they vary): their part
-        of each key is computed once, not once per deal.
+        ``known`` is a deal row with the cards every row holds (-1 where they vary).
         """
-        if not self.shared_board or self.players > 62:
+        if self.shared_board is None or self.players > 62:
             return None
-        winners = self._shared_board_winners(deals, known)
-        if self.players <= 8:  # one byte per deal: the booleans read as bytes, no widening
-            small: np.ndarray = winners[0].astype(np.uint8)
-            for p in range(1, self.players):
-                small |= winners[p].view(np.uint8) << p
-            return small
-        masks: np.ndarray = winners[0].astype(np.int64)
-        for p in range(1, self.players):
-            masks += winners[p].astype(np.int64) << p
-        return masks
-
-    def _shared_board_winners(self, deals: np.ndarray, known: np.ndarray | None) -> np.ndarray:
-        """(players, n) True where a player wins or ties the pot (board-shared path)."""
-        half = self.halves[0]
-        ranker = half.ranker
-        # one transposed copy at most: every card column is then contiguous for the gathers
-        columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
-        fixed = np.full(len(columns), -1, dtype=np.int64) if known is None else known
-        if not self.same_ids:
-            fixed = np.where(fixed >= 0, half.id_map[np.maximum(fixed, 0)], -1)
-        edge, hole, board = self.players * self.hole, self.hole, self.board
-        layout = ranker.layout
-        k = hole + board
-        dense_nf, _ = ranker._dense_tables(k)
-        table = ranker._code_table
-
-        def key_sum(slots: range, start: int) -> np.ndarray | int:
-            """The codes of these slots summed: once for cards held in every deal, per deal for the rest."""
-            constant = start + sum(int(table[fixed[j]]) for j in slots if fixed[j] >= 0)
-            varying = [j for j in slots if fixed[j] < 0]
-            if not varying:
-                return constant
-            # take(): faster than table[...] for a gather from a small table
-            total: np.ndarray = np.take(table, columns[varying[0]]) + np.int64(constant)
-            for j in varying[1:]:
-                total += np.take(table, columns[j])
-            return total
-
-        n = columns.shape[1]
-        board_slots = range(edge, edge + board)
-        known_board = sum(int(table[fixed[j]]) for j in board_slots if fixed[j] >= 0)
-        unknown = [j for j in board_slots if fixed[j] < 0]
-        drawn = key_sum(range(edge, edge + board), -known_board)  # the codes of the board cards dealt
-        # the class of the board cards dealt, ranked once per deal: a player whose cards are all
-        # known reads their value from a table by that class (see _class_table)
-        by_class = bool(unknown) and len(unknown) <= ranker.index.top
-        drawn_class = ranker.index.index(np.asarray(drawn) >> layout.shift, len(unknown)) if by_class else None
-        board_total = drawn + (known_board + layout.bias)
-        flush_bits = np.int64(layout.flush_bits)
-        values = np.empty((self.players, n), dtype=np.int64)
-        flushes: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (flat positions, cards, totals)
-        for p in range(self.players):
-            own_hole = range(p * hole, (p + 1) * hole)
-            held = key_sum(own_hole, 0)
-            if drawn_class is not None and isinstance(held, int):
-                known_key = (held + known_board) >> layout.shift
-                np.take(self._class_table(ranker, k, known_key, len(unknown)), drawn_class, out=values[p])
-                total = np.broadcast_to(board_total + held, (n,)) if ranker.tables.flush_matters else None
-            else:
-                total = np.broadcast_to(board_total + held, (n,))
-                values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
-            if total is not None and ranker.tables.flush_matters:
-                rows = np.flatnonzero((total & flush_bits) != 0)
-                if len(rows):
-                    own = [*own_hole, *board_slots]
-                    cards = np.take(columns, rows, axis=1)[own]  # take(): faster than columns[:, rows]
-                    flushes.append((rows + p * n, cards, total[rows]))
-        if flushes:
-            # every player's flush-capable holdings ranked in one call: few rows each, so fewer calls
-            flat = values.reshape(-1)
-            where = np.concatenate([f[0] for f in flushes])
-            cards = np.concatenate([f[1] for f in flushes], axis=1)
-            flat[where] = _flush_rows(ranker, cards, np.concatenate([f[2] for f in flushes]), flat[where])
-        if self.all_qualify:
-            best = values.max(axis=0)
-            # nobody short of a hand (the usual case): the best value alone says who wins
-            winners: np.ndarray = values == best if best.min() >= 0 else (values == best) & (best >= 0)
-            return winners
-        alive = half.category(values) >= 0
-        best = np.where(alive, values, -2).max(axis=0)
-        qualified: np.ndarray = alive & (values == best)
-        return qualified
-
-    def _class_table(self, ranker: Any, k: int, known_key: int, dealt: int) -> np.ndarray:
-        """Plain values of the ``k``-card holdings made of known cards (rank key ``known_key``)
-        and ``dealt`` more, by the dense index of the dealt cards' class: one lookup per deal
-        instead of ranking the whole key. Classes that cannot join the known cards (a rank more
-        often than the deck holds it) are never dealt; they hold -1."""
-        dense_nf, _ = ranker._dense_tables(k)  # may rebuild the dense index: before reading it
-        index = ranker.index
-        # kept with the ranker (the tables outlive one question), checked against its dense index
-        tables = ranker._batch_cache.setdefault("odds-class-tables", {})
-        found = tables.get((k, known_key, dealt))
-        if found is not None and found[0] is index:
-            values: np.ndarray = found[1]
-            return values
-        layout = ranker.layout
-        caps = np.array(layout.radix) - 1
-        classes = ranker._batch_cache.get(f"odds-classes-{dealt}")
-        if classes is None:
-            classes = ranker._batch_cache[f"odds-classes-{dealt}"] = count_vectors(caps.tolist(), dealt)
-        keys = layout.keys(classes)
-        fits = (classes + np.array(layout.decode(known_key)) <= caps).all(axis=1)
-        values = np.full(index.count(dealt), -1, dtype=np.int64)
-        values[index.index(keys[fits], dealt)] = dense_nf[index.index(keys[fits] + known_key, k)]
-        if len(tables) >= 256:
-            tables.clear()
-        tables[(k, known_key, dealt)] = (index, values)
-        return values
+        return self.shared_board.masks(deals, known)
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
         """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
@@ -347,17 +244,3 @@ class ShareEngine:
             for winner in half.winners:
                 per_half[h][deal, winner] += float(half.share) / len(half.winners)
             dead[h][deal] &= not half.winners
-
-
-def _flush_rows(ranker: Any, cards: np.ndarray, total: np.ndarray, plain: np.ndarray) -> np.ndarray:
-    """Values of flush-capable holdings, given as card columns (k, rows) with their code sums and
-    plain values: the one-suited tables looked up directly where they decide (dominant tables),
-    else each holding ranked whole."""
-    k = len(cards)
-    if not (ranker.tables.dominant and ranker.size < k <= BATCH_CARDS):
-        found: np.ndarray = direct_many(ranker, np.ascontiguousarray(cards.T))
-        return found
-    values, slow = _flush_values(ranker, _suit_tables(ranker, k), cards, total, plain)
-    if len(slow):  # a suit with more cards than the one-suited tables hold
-        values[slow] = direct_many(ranker, np.ascontiguousarray(cards[:, slow].T))
-    return values

@@ -217,6 +217,7 @@ class _Totals:
         return mean
 
     def error(self, name: str, sampled: bool) -> np.ndarray:
+        self.fold()
         if not sampled or self.count < 2:
             return np.zeros_like(self.sums[name])
         mean = self.mean(name)

@@ -149,10 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     lines: list[str] = ["# Benchmark: pokerrules odds and the equity calculators", ""]
     cores = ",".join(map(str, sorted(os.sched_getaffinity(0)))) if hasattr(os, "sched_getaffinity") else "?"
-    load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "?"
+    busy = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "?"
     lines.append(
         f"`taskset -c {cores} python benchmarks/bench_odds.py` (best of {args.rounds} rounds; AhKh against QsQd; "
-        f"load average {load} on {os.cpu_count()} cores at the start)"
+        f"load average {busy} on {os.cpu_count()} cores at the start)"
     )
     lines += [
         "",

@@ -56,12 +56,26 @@ class SharedBoard:
         ``known``: a deal row with the cards every row holds (-1 where they vary), or None.
         """
         half = self.half
-        ranker = half.ranker
         # one transposed copy at most: every card column is then contiguous for the gathers
         columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
         fixed = np.full(len(columns), -1, dtype=np.int64) if known is None else known
         if not self.same_ids:
             fixed = np.where(fixed >= 0, half.id_map[np.maximum(fixed, 0)], -1)
+        values = self._values(columns, fixed)
+        if self.all_qualify:
+            best = values.max(axis=0)
+            # nobody short of a hand (the usual case): the best value alone says who wins
+            winners: np.ndarray = values == best if best.min() >= 0 else (values == best) & (best >= 0)
+            return winners
+        alive = half.category(values) >= 0
+        best = np.where(alive, values, -2).max(axis=0)
+        qualified: np.ndarray = alive & (values == best)
+        return qualified
+
+    def _values(self, columns: np.ndarray, fixed: np.ndarray) -> np.ndarray:
+        """(players, n) each player's value: ``columns`` (slots, n) the ranker's card ids,
+        ``fixed`` the id of each slot held in every deal (-1 where it varies)."""
+        ranker = self.half.ranker
         edge, hole, board = self.players * self.hole, self.hole, self.board
         layout = ranker.layout
         k = hole + board
@@ -115,15 +129,7 @@ class SharedBoard:
             where = np.concatenate([f[0] for f in flushes])
             cards = np.concatenate([f[1] for f in flushes], axis=1)
             flat[where] = flush_rows(ranker, cards, np.concatenate([f[2] for f in flushes]), flat[where])
-        if self.all_qualify:
-            best = values.max(axis=0)
-            # nobody short of a hand (the usual case): the best value alone says who wins
-            winners: np.ndarray = values == best if best.min() >= 0 else (values == best) & (best >= 0)
-            return winners
-        alive = half.category(values) >= 0
-        best = np.where(alive, values, -2).max(axis=0)
-        qualified: np.ndarray = alive & (values == best)
-        return qualified
+        return values
 
     def _class_table(self, ranker: Any, k: int, known_key: int, dealt: int) -> np.ndarray:
         """Plain values of the ``k``-card holdings made of known cards (rank key ``known_key``)

@@ -175,6 +175,7 @@ class _SuitTables:
         table = ranker._code_table
         # per suit: the code of each id that counts in that suit (its own suit, or wild), else 0
         self.suit_codes = [np.where(table & np.int64(layout.suit_one(s)), table, 0) for s in range(layout.suits)]
+        self.suit_code_table = np.concatenate(self.suit_codes)  # suit s, id i at s * len(table) + i
 
 
 def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
@@ -268,6 +269,9 @@ def _flush_values(
     """Best of the plain value and each flush-capable suit's one-suited value
     (dominant tables); and the rows whose suit holds more than the tables cover."""
     layout = ranker.layout
+    flags = total & np.int64(layout.flush_bits)
+    if ((flags != 0) & ((flags & (flags - 1)) == 0)).all():
+        return _one_suit_values(ranker, suited, columns, total, plain, flags)
     shift = layout.shift
     counter = (1 << layout.suit_bits) - 1
     start_count = (1 << (layout.suit_bits - 1)) - ranker.size
@@ -295,3 +299,33 @@ def _flush_values(
         values = suited.values[offsets[held] + index.index(suit_total >> shift, held)]
         best[rows] = np.maximum(best[rows], values)
     return best, np.flatnonzero(too_many)
+
+
+def _one_suit_values(
+    ranker: BatchRanker,
+    suited: _SuitTables,
+    columns: np.ndarray,
+    total: np.ndarray,
+    plain: np.ndarray,
+    flags: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_flush_values` when each row has exactly one flush-capable suit (``flags``: its
+    counter's top bit): one pass over the rows, each in its own suit, instead of one per suit."""
+    layout = ranker.layout
+    position = np.frexp(flags.astype(np.float64))[1] - 1  # the one bit set: exact in a double
+    suit = position // layout.suit_bits
+    base = suit * (len(suited.suit_code_table) // layout.suits)
+    codes = suited.suit_code_table
+    suit_total = codes[base + columns[0]]
+    for j in range(1, columns.shape[0]):
+        suit_total += codes[base + columns[j]]
+    counter = (1 << layout.suit_bits) - 1
+    held = ((total >> (layout.suit_bits * suit)) & counter) - ((1 << (layout.suit_bits - 1)) - ranker.size)
+    over = held > suited.top
+    if over.any():
+        # ranked apart by the caller; a harmless key keeps the lookup in bounds
+        held = np.where(over, ranker.size, held)
+        suit_total = np.where(over, 0, suit_total)
+    offsets = suited.offsets[suit, held] if ranker.model.suit_keyed else suited.offsets[0, held]
+    values = suited.values[offsets + ranker.index.index(suit_total >> layout.shift, held)]
+    return np.maximum(plain, values), np.flatnonzero(over)

@@ -201,11 +201,12 @@ class DenseIndex:
             if p != top_part:  # nothing sits above the top part
                 value &= (1 << layout.part_bits[p]) - 1
             table = self.offsets[p]
-            step = table[left][value] if isinstance(left, int) else table[left, value]
+            # take(): faster than fancy indexing for a gather from a small table
+            step = np.take(table[left], value) if isinstance(left, int) else table[left, value]
             total = step if total is None else total + step
             if p > 1:
                 left = left - self.sizes[p][value]
-        low: np.ndarray = self.first[key & ((1 << layout.part_bits[0]) - 1)] if top_part else self.first[key]
+        low: np.ndarray = np.take(self.first, key & ((1 << layout.part_bits[0]) - 1) if top_part else key)
         if total is None:
             return low
         total += low

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
 from math import comb, prod
 from typing import TYPE_CHECKING
@@ -125,7 +126,12 @@ class Table:
         """The slots a ranged player's combination fills."""
         return list(range(player * self.hole, player * self.hole + self.hands[player].known))
 
-    @property
+    @cached_property
+    def known_slots(self) -> np.ndarray:
+        """Slots whose card is the same in every deal (fixed hands, board and dead cards given)."""
+        return np.flatnonzero(self.template >= 0)
+
+    @cached_property
     def free_slots(self) -> list[int]:
         """Slots dealt from the deck (neither fixed nor filled by a range)."""
         taken = set(np.flatnonzero(self.template >= 0).tolist())
@@ -200,43 +206,56 @@ class Table:
         The array is column-major (a transposed view): the engines read it card column by card column.
         """
         columns = np.empty((self.slots, n), dtype=np.int64)
-        columns[:] = self.template[:, None]
+        known = self.known_slots
+        columns[known] = self.template[known, None]
         rows: np.ndarray = columns.T
-        consumed = np.zeros((n, 0), dtype=np.int64)  # physical positions taken by range cards
+        consumed = np.zeros((0, n), dtype=np.int16)  # (cards, n) physical positions taken by range cards
         if self.ranged:
-            consumed = self._draw_ranges(rng, rows)
+            consumed = self._draw_ranges(rng, rows).T.astype(np.int16)
         free = self.free_slots
         if not free:
             return rows
         total = len(self.physical)
         # independent draws kept only when distinct and not taken: exactly uniform over ordered
         # samples without replacement, and cheap while most rows pass (few cards to deal)
-        accept = prod((total - consumed.shape[1] - i) / total for i in range(len(free)))
+        accept = prod((total - len(consumed) - i) / total for i in range(len(free)))
         if accept > 0.3:
-            columns[free] = self.physical[self._by_rejection(rng, n, consumed, total)]
+            positions = self._by_rejection(rng, n, consumed, total)
         else:
-            columns[free] = self.physical[self._by_skipping(rng, n, consumed, total).T]
+            positions = self._by_skipping(rng, n, consumed.T, total).T
+        dealt = np.take(self.physical, positions)  # take(): faster than physical[positions]
+        if free == list(range(free[0], free[0] + len(free))):
+            columns[free[0] : free[0] + len(free)] = dealt
+        else:
+            columns[free] = dealt
         return rows
 
     def _by_rejection(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
-        """(cards, n) positions: independent draws, rows with a repeat drawn again."""
+        """(cards, n) positions: independent draws, a row with a repeat drawn again.
+
+        Without range cards every row is alike: a few more rows than needed are drawn at once
+        and the first ``n`` good ones kept (independent and uniform), so one round is enough while
+        the estimate holds. With range cards each row is drawn again in place until it is good.
+        """
         u = len(self.free_slots)
-        positions = np.empty((u, n), dtype=np.int16)
-        todo = np.arange(n)
-        while len(todo):
-            drawn = rng.integers(0, total, size=(u, len(todo)), dtype=np.int16)
-            taken = consumed[todo].T
-            bad = np.zeros(len(todo), dtype=bool)
-            for i in range(u):  # column against column: cheaper than sorting short rows
-                for j in range(i + 1, u):
-                    bad |= drawn[i] == drawn[j]
-                for column in taken:
-                    bad |= drawn[i] == column
-            if len(todo) == n and not bad.any():
-                return drawn
-            positions[:, todo[~bad]] = drawn[:, ~bad]
-            todo = todo[bad]
-        return positions
+        if len(consumed):
+            positions = rng.integers(0, total, size=(u, n), dtype=np.int16)
+            todo = np.flatnonzero(_repeats(positions, consumed))
+            while len(todo):
+                drawn = rng.integers(0, total, size=(u, len(todo)), dtype=np.int16)
+                bad = _repeats(drawn, consumed[:, todo])
+                positions[:, todo[~bad]] = drawn[:, ~bad]
+                todo = todo[bad]
+            return positions
+        accept = prod((total - i) / total for i in range(u))
+        parts: list[np.ndarray] = []
+        found = 0
+        while found < n:
+            drawn = rng.integers(0, total, size=(u, int((n - found) / accept * 1.02) + 64), dtype=np.int16)
+            good = np.flatnonzero(~_repeats(drawn, consumed))[: n - found]
+            parts.append(np.take(drawn, good, axis=1))  # take(): much faster than drawn[:, good]
+            found += len(good)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
     def _by_skipping(self, rng: np.random.Generator, n: int, consumed: np.ndarray, total: int) -> np.ndarray:
         """Card by card: the k-th physical card not yet taken, k uniform among those left."""
@@ -283,6 +302,23 @@ class Table:
         for j in range(1, cards.shape[1]):  # a second copy of a card (two packs) is the next physical card
             positions[:, j] += (cards[:, :j] == cards[:, j : j + 1]).sum(axis=1)
         return positions
+
+
+def _repeats(drawn: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """Per column of ``drawn`` (cards, n): True when a card repeats, or is one of ``taken``'s column.
+
+    Column against column: cheaper than sorting short rows.
+
+    >>> _repeats(np.array([[1, 2, 3], [4, 2, 5]]), np.array([[0, 0, 5]])).tolist()
+    [False, True, True]
+    """
+    bad = np.zeros(drawn.shape[1], dtype=bool)
+    for i in range(len(drawn)):
+        for j in range(i + 1, len(drawn)):
+            bad |= drawn[i] == drawn[j]
+        for column in taken:
+            bad |= drawn[i] == column
+    return bad
 
 
 def build_table(

@@ -52,6 +52,8 @@ EXACT_HARD_LIMIT = 2_000_000_000
 DEFAULT_SAMPLES = 200_000
 #: At most this many players at one table.
 MAX_PLAYERS = 23
+#: Deals drawn and settled together within a chunk: the working arrays stay in the cache.
+SAMPLE_BLOCK = 1 << 14
 #: At most this many samples in one question.
 MAX_SAMPLES = 1_000_000_000
 
@@ -138,6 +140,7 @@ class _Totals:
         self.squares = {name: zeros.copy() for name in ("equity", "win", "tie")}
         self.halves = {name: zeros.copy() for name in halves}
         self.dead = dict.fromkeys(halves, 0.0)
+        self.pending: np.ndarray | None = None  # weight of each winner mask counted, not yet settled
 
     def add(self, settled: Any, weight: float, squares: bool) -> None:
         shares = settled.shares
@@ -159,8 +162,47 @@ class _Totals:
         self.weight += weight * len(shares)
         self.count += len(shares)
 
+    def add_masks(self, masks: np.ndarray, weight: float) -> None:
+        """Add deals given as winner masks (``ShareEngine.winner_masks``, one pot, one half):
+        each distinct mask is counted here and settled once, in :meth:`fold`."""
+        players = len(self.sums["equity"])
+        self.weight += weight * len(masks)
+        self.count += len(masks)
+        if players > 16:  # too many masks to count in an array: settled at once
+            found, counts = np.unique(masks, return_counts=True)
+            self._settle_masks(found, weight * counts.astype(np.float64))
+            return
+        counts = np.bincount(masks, minlength=1 << players)
+        if self.pending is None:
+            self.pending = weight * counts.astype(np.float64)
+        else:
+            self.pending += weight * counts
+
+    def fold(self) -> None:
+        """Settle the masks counted by :meth:`add_masks` into the sums."""
+        if self.pending is not None:
+            found = np.flatnonzero(self.pending)
+            self._settle_masks(found, self.pending[found])
+            self.pending = None
+
+    def _settle_masks(self, found: np.ndarray, weights: np.ndarray) -> None:
+        players = len(self.sums["equity"])
+        winners = ((found[:, None] >> np.arange(players)) & 1).astype(np.float64)  # (masks, players)
+        ways = winners.sum(axis=1, keepdims=True)
+        share = winners / np.maximum(ways, 1)
+        whole = winners * (ways == 1)
+        figures = {"equity": share, "win": whole, "tie": winners * (ways > 1)}
+        for name, values in figures.items():
+            self.sums[name] += weights @ values
+            self.squares[name] += weights @ (values * values)
+        self.sums["scoop"] += weights @ whole
+        self.halves[self.names[0]] += weights @ share
+        self.dead[self.names[0]] += float(weights[found == 0].sum())
+
     def merge(self, other: _Totals) -> None:
         """Add the sums of another chunk's totals."""
+        self.fold()
+        other.fold()
         self.weight += other.weight
         self.count += other.count
         for mine, theirs in ((self.sums, other.sums), (self.squares, other.squares), (self.halves, other.halves)):
@@ -170,10 +212,12 @@ class _Totals:
             self.dead[name] += other.dead[name]
 
     def mean(self, name: str) -> np.ndarray:
+        self.fold()
         mean: np.ndarray = self.sums[name] / self.weight
         return mean
 
     def error(self, name: str, sampled: bool) -> np.ndarray:
+        self.fold()
         if not sampled or self.count < 2:
             return np.zeros_like(self.sums[name])
         mean = self.mean(name)
@@ -281,8 +325,21 @@ def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
     table, engine = _PREPARED[key]
     totals = _Totals(table.players, engine.names)
     rng = chunk_rng(chunk.seed, chunk.index)
-    totals.add(engine.settle(table.sample(rng, chunk.samples)), 1.0, squares=True)
+    for start in range(0, chunk.samples, SAMPLE_BLOCK):
+        deals = table.sample(rng, min(SAMPLE_BLOCK, chunk.samples - start))
+        _settle_into(totals, table, engine, deals, 1.0, squares=True)
     return totals
+
+
+def _settle_into(
+    totals: _Totals, table: Table, engine: ShareEngine, deals: np.ndarray, weight: float, squares: bool
+) -> None:
+    """Add a batch of deals to the totals: as winner masks where the engine gives them (faster), else as shares."""
+    masks = engine.winner_masks(deals, table.template)
+    if masks is not None:
+        totals.add_masks(masks, weight)
+    else:
+        totals.add(engine.settle(deals), weight, squares)
 
 
 def odds(
@@ -333,7 +390,7 @@ def odds(
         method, used_seed = "exact", None
         done = 0.0
         for batch, weight in table.exact_batches():
-            totals.add(engine.settle(batch), weight, squares=False)
+            _settle_into(totals, table, engine, batch, weight, squares=False)
             done += len(batch) * engine.cost
             report(min(done / max(work, 1.0), 1.0))
     else:

@@ -12,8 +12,11 @@ The common case -- one pot, one board, any five of hole and board, a ruleset
 on the tables' direct path -- is settled here without ``showdown_many``: the
 board is shared by every player, so its part of each lookup key (the sum of
 its card codes) is computed once per deal and each player adds only the codes
-of their hole cards. It is tested equal to ``showdown_many`` and to the
-generic showdown.
+of their hole cards; a player whose cards are all known reads their value
+from a table indexed by the class of the board cards dealt. There each deal's
+winners come out as a bit mask (:meth:`ShareEngine.winner_masks`) that the
+caller counts. It is tested equal to ``showdown_many`` and to the generic
+showdown.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiled.batch_rank import direct_many
 from ..compiled.batch_showdown import showdown_many
+from .shared_board import SharedBoard
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -62,7 +65,7 @@ class ShareEngine:
         # every value is a qualifying hand (no qualifier, every class in a category): no category lookup
         self.all_qualify = ruleset.qualifier is None and bool((self.halves[0].categories >= 0).all())
         self.same_ids = bool(np.array_equal(self.halves[0].id_map, np.arange(len(ruleset.deck))))
-        self.shared_board = (
+        on_shared_board = (
             len(self.halves) == 1
             and boards == 1
             and board >= 1
@@ -71,6 +74,12 @@ class ShareEngine:
             and ranker.mode == "direct"
             and not ranker.lowest
             and ruleset.hand_size < hole + board <= min(ranker.layout.limit, 10)
+        )
+        # one pot, one board, any five of hole and board: the fast path of shared_board.py
+        self.shared_board = (
+            SharedBoard(self.halves[0], players, hole, board, self.all_qualify, self.same_ids)
+            if on_shared_board
+            else None
         )
 
     @property
@@ -114,7 +123,7 @@ class ShareEngine:
 
     def _settle(self, deals: np.ndarray) -> Settled:
         holes, boards = self.split(deals)
-        if self.shared_board:
+        if self.shared_board is not None:
             shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
@@ -136,38 +145,20 @@ class ShareEngine:
 
     def _shared_board_shares(self, deals: np.ndarray) -> np.ndarray:
         """Shares with the board's part of every key computed once (see the module docstring)."""
-        half = self.halves[0]
-        ranker = half.ranker
-        # one transposed copy: every card column is then contiguous for the gathers
-        columns = np.ascontiguousarray(deals.T if self.same_ids else half.id_map[deals].T)
-        edge, hole = self.players * self.hole, self.hole
-        layout = ranker.layout
-        k = hole + self.board
-        dense_nf, _ = ranker._dense_tables(k)
-        table = ranker._code_table
-        board_total = table[columns[edge]] + np.int64(layout.bias)
-        for j in range(edge + 1, edge + self.board):
-            board_total += table[columns[j]]
-        flush_bits = np.int64(layout.flush_bits)
-        values = np.empty((self.players, len(deals)), dtype=np.int64)
-        for p in range(self.players):
-            total = board_total.copy()
-            for j in range(p * hole, (p + 1) * hole):
-                total += table[columns[j]]
-            values[p] = dense_nf[ranker.index.index(total >> layout.shift, k)]
-            if ranker.tables.flush_matters:
-                rows = np.flatnonzero(total & flush_bits)
-                if len(rows):
-                    own = list(range(p * hole, (p + 1) * hole)) + list(range(edge, edge + self.board))
-                    cards = columns[own][:, rows].T
-                    values[p, rows] = direct_many(
-                        ranker, np.ascontiguousarray(cards)
-                    )  # flush-capable rows: ranked whole
-        values = values.T
-        alive = values >= 0 if self.all_qualify else half.category(values) >= 0
-        best = np.where(alive, values, -2).max(axis=1, keepdims=True)
-        winners = alive & (values == best)
-        return np.where(winners, 1.0 / np.maximum(winners.sum(axis=1, keepdims=True), 1), 0.0)
+        assert self.shared_board is not None
+        winners = self.shared_board.winners(deals, None)
+        shares: np.ndarray = np.where(winners, 1.0 / np.maximum(winners.sum(axis=0), 1), 0.0).T
+        return shares
+
+    def winner_masks(self, deals: np.ndarray, known: np.ndarray | None = None) -> np.ndarray | None:
+        """Per deal, who takes the pot as bits (:meth:`SharedBoard.masks`) on the board-shared
+        path; None when the ruleset is off it (then :meth:`settle`).
+
+        ``known`` is a deal row with the cards every row holds (-1 where they vary).
+        """
+        if self.shared_board is None or self.players > 62:
+            return None
+        return self.shared_board.masks(deals, known)
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
         """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),

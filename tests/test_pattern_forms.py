@@ -232,14 +232,15 @@ def test_chinese_poker_front_counts() -> None:
 # --- freak hands: every category against a brute force over every deal ---------------------------
 
 FREAK_ORDER = [
-    "five_of_a_kind",
     "royal_flush",
+    "skeet_flush",
+    "five_of_a_kind",
     "straight_flush",
+    "straight_flush_house",
     "four_of_a_kind",
     "big_bobtail",
     "full_house",
     "flush",
-    "skeet",
     "big_cat",
     "little_cat",
     "big_dog",
@@ -247,12 +248,13 @@ FREAK_ORDER = [
     "straight",
     "round_the_corner",
     "skip_straight",
-    "little_bobtail",
+    "five_and_dime",
+    "skeet",
     "three_of_a_kind",
+    "little_bobtail",
     "blaze",
     "two_pair",
     "four_flush",
-    "kilter",
     "pair",
     "high_card",
 ]
@@ -302,16 +304,23 @@ def _freak_categories(ranks: np.ndarray, suits: np.ndarray) -> np.ndarray:
     has = [(bits >> value) & 1 == 1 for value in range(13)]
     court = (bits & ~((1 << 9) | (1 << 10) | (1 << 11))) == 0
     skeet = five & has[0] & has[3] & has[7] & (has[1] | has[2]) & (has[4] | has[5] | has[6])
-    kilter = five & has[12] & ((bits & ~((1 << 8) - 1) & ~(1 << 12)) == 0)
+    # the suits of a straight read from its low end (the wheel's ace first): three of one
+    # suit then two of another, or two then three
+    in_run = np.where(straight[:, None] & has[0][:, None] & (ranks == 12), -1, ranks)
+    run_suits = np.take_along_axis(suits, np.argsort(in_run, axis=1), axis=1)
+    same = run_suits[:, 1:] == run_suits[:, :-1]
+    three_two = same[:, 0] & same[:, 1] & ~same[:, 2] & same[:, 3]
+    two_three = same[:, 0] & ~same[:, 1] & same[:, 2] & same[:, 3]
     tests = {
         "five_of_a_kind": top_two[:, 0] == 5,
         "royal_flush": straight & flush & (high == 12) & (low == 8),
+        "skeet_flush": skeet & flush,
         "straight_flush": straight & flush,
+        "straight_flush_house": straight & (three_two | two_three),
         "four_of_a_kind": top_two[:, 0] == 4,
         "big_bobtail": sf4,
         "full_house": (top_two[:, 0] == 3) & (top_two[:, 1] == 2),
         "flush": flush,
-        "skeet": skeet,
         "big_cat": five & (high == 11) & (low == 6),
         "little_cat": five & (high == 6) & (low == 1),
         "big_dog": five & (high == 12) & (low == 7),
@@ -319,12 +328,13 @@ def _freak_categories(ranks: np.ndarray, suits: np.ndarray) -> np.ndarray:
         "straight": straight,
         "round_the_corner": wrap,
         "skip_straight": skip,
+        "five_and_dime": five & (high == 8) & (low == 3),
+        "skeet": skeet,
         "little_bobtail": sf3,
         "three_of_a_kind": top_two[:, 0] == 3,
         "blaze": court,
         "two_pair": (top_two[:, 0] == 2) & (top_two[:, 1] == 2),
         "four_flush": suit_sizes.max(axis=1) >= 4,
-        "kilter": kilter,
         "pair": top_two[:, 0] == 2,
         "high_card": np.ones(len(ranks), dtype=bool),
     }
@@ -343,7 +353,7 @@ def _brute_freak_counts(with_joker: bool) -> dict[str, int]:
             category = _freak_categories(hands // 4, hands % 4)
             best = np.where(free, np.minimum(best, category), best)
         quads = np.all(four // 4 == (four[:, :1] // 4), axis=1)
-        best[quads] = 0  # four of a rank and the joker: five of a kind
+        best[quads] = FREAK_ORDER.index("five_of_a_kind")  # four of a rank and the joker
         found = found + np.bincount(best, minlength=len(FREAK_ORDER))
     return {name: int(n) for name, n in zip(FREAK_ORDER, found, strict=False)}
 

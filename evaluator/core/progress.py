@@ -112,6 +112,7 @@ class Bar:
         self.delay = delay
         self.shown = False
         self.last = -inf
+        self.drawn = -1.0  # the fraction last drawn (the same one is never drawn twice)
 
     def _tty(self) -> bool:
         try:
@@ -122,10 +123,11 @@ class Bar:
     def __call__(self, fraction: float) -> None:
         now = self.clock()
         pause = 0.2 if self._tty() else 2.0  # a log gets a line every two seconds, not a flood
-        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0):
+        fraction = min(max(fraction, 0.0), 1.0)
+        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0) or fraction == self.drawn:
             return
-        self.last = now
-        done = int(30 * min(max(fraction, 0.0), 1.0))
+        self.last, self.drawn = now, fraction
+        done = int(30 * fraction)
         end = "" if self._tty() else "\n"
         self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
         self.stream.flush()

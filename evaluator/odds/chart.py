@@ -43,18 +43,15 @@ from .chart_run import (
     Chunk,
     HandClass,
     check_question,
-    combine_cells,
     exact_cost,
     grid_ranks,
-    group_chunks,
     run_chunk,
-    run_group,
-    worker_count,
+    settle_chart,
 )
 from .chart_sample import sampled_chart, starting_cards
-from .cluster import Progress, RulesetSpec, drawn_seed, run_chunks
+from .cluster import Progress, drawn_seed
 from .deals import OddsError
-from .odds import _geometry, prepare
+from .odds import _geometry
 from .ranges import parse_range
 
 if TYPE_CHECKING:
@@ -172,7 +169,6 @@ def chart(
             if name not in by_name:
                 raise error(OddsError, "O101", f"{name!r} is not a class of the grid (AA, AKs, AKo)", "<chart>")
             wanted.append(by_name[name])
-    spec = RulesetSpec.of(ruleset)
     per_class = samples if samples is not None else DEFAULT_CHART_SAMPLES
     used_seed = None if exact else drawn_seed(seed)
     chunks: list[Chunk] = []
@@ -194,25 +190,8 @@ def chart(
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
                 n = min(CHUNK_SAMPLES, per_class - start)
                 chunks.append(Chunk(c, cell, i, cls.name, opponents, board, dead, n, used_seed or 0))
-    groups = group_chunks(chunks)
-    work = [sum(max(c.samples, 1) for c in group) for group in groups]
-    sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
-    cells = combine_cells(wanted, combos, chunks, sums, exact)
-    engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
-    return ChartResult(
-        ruleset=ruleset.name,
-        ranks=grid_ranks(ruleset),
-        opponents=opponents,
-        method="exact" if exact else "sampled",
-        seed=used_seed,
-        samples=None if exact else per_class,
-        board=board,
-        dead=dead,
-        cells=cells,
-        lookups=sum(cell.deals for cell in cells) * engine_cost,
-        seconds=time.monotonic() - started,
-        workers=worker_count(client),
-    )
+    question = (opponents, board, dead, exact, used_seed, per_class)
+    return settle_chart(ruleset, wanted, combos, chunks, question, (client, progress, started))
 
 
 @dataclass

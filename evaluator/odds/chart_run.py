@@ -10,6 +10,7 @@ order into one :class:`Cell` per class or hand. The grid is built in
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import sqrt
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import error
-from .cluster import RulesetSpec, chunk_rng
+from .cluster import Progress, RulesetSpec, chunk_rng, run_chunks
 from .deals import BATCH, OddsError
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, exact_lookups, prepare
 
@@ -355,3 +356,42 @@ def worker_count(client: Any) -> int:
         return len(client.scheduler_info().get("workers", {})) or 1
     except (AttributeError, OSError):
         return 1
+
+
+def settle_chart(
+    ruleset: Rules,
+    wanted: Sequence[HandClass | SampledHand],
+    combos: list[int],
+    chunks: list[Chunk],
+    question: tuple[int, str, str, bool, int | None, int],
+    run: tuple[Any, Progress | None, float],
+    sample: HandSample | None = None,
+) -> ChartResult:
+    """Run ``chunks`` (here or on a Dask ``client``) and build the chart of ``wanted``.
+
+    ``question`` is (opponents, board, dead, exact, seed, deals per cell);
+    ``run`` is (client, progress, the time the chart started).
+    """
+    opponents, board, dead, exact, seed, per_cell = question
+    client, progress, started = run
+    groups = group_chunks(chunks)
+    work = [sum(max(c.samples, 1) for c in group) for group in groups]
+    spec = RulesetSpec.of(ruleset)
+    sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
+    cells = combine_cells(wanted, combos, chunks, sums, exact)
+    engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
+    return ChartResult(
+        ruleset=ruleset.name,
+        ranks=grid_ranks(ruleset),
+        opponents=opponents,
+        method="exact" if exact else "sampled",
+        seed=seed,
+        samples=None if exact else per_cell,
+        board=board,
+        dead=dead,
+        cells=cells,
+        lookups=sum(cell.deals for cell in cells) * engine_cost,
+        seconds=time.monotonic() - started,
+        workers=worker_count(client),
+        sample=sample,
+    )

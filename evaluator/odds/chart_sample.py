@@ -48,16 +48,13 @@ from .chart_run import (
     HandSample,
     SampledHand,
     check_question,
-    combine_cells,
     exact_cost,
     grid_ranks,
-    group_chunks,
-    run_group,
-    worker_count,
+    settle_chart,
 )
-from .cluster import Progress, RulesetSpec, chunk_rng, drawn_seed, run_chunks
+from .cluster import Progress, chunk_rng, drawn_seed
 from .deals import OddsError
-from .odds import _geometry, prepare
+from .odds import _geometry
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -316,24 +313,5 @@ def sampled_chart(
         for j, start in enumerate(range(0, per_hand, CHUNK_SAMPLES)):
             n = min(CHUNK_SAMPLES, per_hand - start)
             chunks.append(Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed))
-    groups = group_chunks(chunks)
-    work = [sum(max(c.samples, 1) for c in group) for group in groups]
-    spec = RulesetSpec.of(ruleset)
-    sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
-    cells = combine_cells(wanted, combos, chunks, sums, exact)
-    engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
-    return ChartResult(
-        ruleset=ruleset.name,
-        ranks=grid_ranks(ruleset),
-        opponents=opponents,
-        method="exact" if exact else "sampled",
-        seed=used_seed,
-        samples=None if exact else per_hand,
-        board=board,
-        dead=dead,
-        cells=cells,
-        lookups=sum(cell.deals for cell in cells) * engine_cost,
-        seconds=time.monotonic() - started,
-        workers=worker_count(client),
-        sample=sample,
-    )
+    question = (opponents, board, dead, exact, used_seed, per_hand)
+    return settle_chart(ruleset, wanted, combos, chunks, question, (client, progress, started), sample)

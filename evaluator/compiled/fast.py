@@ -22,6 +22,9 @@ Which path a ruleset takes (``CardModel.mode``):
 - ``suited`` -- a suit tie-break without wild cards: the best value over the
   ``hand.size`` subsets (21 for seven cards), then the best suit key among the
   subsets that reach it (vectorised in the batch path).
+- ``suitclass`` -- patterns that look at suits within the hand (``flush(k)``,
+  ``run(k, flush)``, ``suits``) or ``hand.best_subset``: values by reduced suit
+  key, one lookup while no suit reaches the table's threshold (``suitkey.py``).
 - ``generic`` -- a suit named in a pattern together with wild cards, a suit
   tie-break with wild cards, or jokers that are not wild: the generic
   evaluator, numbered the same way (the batch path is then a loop; no
@@ -57,6 +60,7 @@ from ..rules.cards import Card
 from .card_ids import CardIds, make_encoder, not_codes
 from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suited import suited_many
+from .suitkey import SUIT_MODE, SuitBatch
 from .tables import NO_HAND, Layout, Tables, ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -268,6 +272,7 @@ class FastRanker:
         self._dense_fl: dict[int, np.ndarray] = {}
         self._codes_plus: np.ndarray | None = None
         self._batch_cache: dict[str, Any] = {}  # batch_rank.py's per-ruleset arrays
+        self._suit_batch: SuitBatch | None = None
         self.rank: Callable[[Sequence[int]], int] = self._make_rank()
 
     # --- encoding ------------------------------------------------------------------------
@@ -380,7 +385,16 @@ class FastRanker:
             ids = self._lower(ids)
         if self.mode == "suited":
             return self._suited_many(ids)
+        if self.mode == SUIT_MODE:
+            return self._suit_class_many(ids)
         return self._direct_many(ids)
+
+    def _suit_class_many(self, ids: np.ndarray) -> np.ndarray:
+        """Values by reduced suit key, vectorised (``suitkey.SuitBatch``)."""
+        if self._suit_batch is None:
+            self._suit_batch = SuitBatch(self)
+        self.ids.blocks_checked(ids)
+        return self._suit_batch.rank(ids)
 
     @property
     def _code_table(self) -> np.ndarray:

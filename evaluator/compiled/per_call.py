@@ -18,6 +18,7 @@ from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .card_ids import too_many_wilds
 from .suited import SuitSource, suited_rank
+from .suitkey import SUIT_MODE, suit_rank
 from .tables import MAX_HOLDING, NO_HAND, count_vectors
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ def make_rank(ranker: RankSource) -> tuple[Rank, Rank]:
         rank = generic_rank(ranker)
     elif ranker.mode == "suited":
         rank = suited_rank(ranker, direct_rank(ranker))
+    elif ranker.mode == SUIT_MODE:
+        rank = suit_rank(ranker)
     else:
         rank = direct_rank(ranker)
         if ranker.lowest:

@@ -91,6 +91,7 @@ from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from ..rules.patterns import term_kinds
 from .suitclasses import holdings, supported
+from .suitkey import SUIT_MODE, SuitTable, build_suit_table, enumerate_classes, read_suit_table, why_not_suit_mode
 
 if TYPE_CHECKING:
     from ..core.errors import RulesetError
@@ -216,16 +217,24 @@ class Layout:
 
 
 def make_layout(
-    ruleset: Rules, digit_rank: tuple[int, ...], caps: Sequence[int], has_wild_digit: bool, suit_max: int, limit: int
+    ruleset: Rules,
+    digit_rank: tuple[int, ...],
+    caps: Sequence[int],
+    has_wild_digit: bool,
+    suit_max: int,
+    limit: int,
+    threshold: int | None = None,
 ) -> Layout | None:
     """Pack digits with the given caps into parts; None when the codes would not
-    fit in 63 bits for holdings of up to ``limit`` cards."""
+    fit in 63 bits for holdings of up to ``limit`` cards. Suit counters are wide
+    enough to test any count from ``threshold`` (default ``hand.size``) up to ``hand.size``."""
     size = ruleset.hand_size
+    lowest = size if threshold is None else threshold
     suits = len(ruleset.suits)
     radix = tuple(min(cap, limit) + 1 for cap in caps)
     most_in_suit = min(suit_max, limit)
     suit_bits = 1
-    while (1 << (suit_bits - 1)) < size or (1 << (suit_bits - 1)) + size <= most_in_suit:
+    while (1 << (suit_bits - 1)) < size or (1 << (suit_bits - 1)) + lowest <= most_in_suit:
         suit_bits += 1
     parts: list[list[int]] = [[]]
     product = 1
@@ -275,7 +284,7 @@ class CardModel:
     wild_cap: int  # the most wild cards a holding can have
     static_wild: tuple[bool, ...]  # per id: always wild
     dead: tuple[bool, ...]  # per id: a joker that is not wild (never plays)
-    mode: str  # "direct", "suited" or "generic"
+    mode: str  # "direct", "suited", "suitclass" (suitkey.py) or "generic"
     why_generic: str
     suit_sensitive: bool
     layout: Layout
@@ -328,11 +337,10 @@ def card_model(ruleset: Rules) -> CardModel:
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
-    if engine_for(ruleset).by_suit_class:
-        mode, why = (
-            "generic",
-            "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset",
-        )
+    engine = engine_for(ruleset)
+    if engine.by_suit_class:
+        not_suited = why_not_suit_mode(ruleset, engine, any(dead))
+        mode, why = (SUIT_MODE, "") if not_suited is None else ("generic", not_suited)
     elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
@@ -346,8 +354,10 @@ def card_model(ruleset: Rules) -> CardModel:
     layout = None
     # Too wide for 63 bits (several packs)? Lay out for the holdings the tables are
     # built for; bigger holdings are then ranked subset by subset.
+    # suit classes test suits against a threshold down to one card: counters wide enough for it
+    threshold = 1 if mode == SUIT_MODE else ruleset.hand_size
     for limit in (MAX_HOLDING, ruleset.hand_size + EXTRA_CARDS, ruleset.hand_size):
-        layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit)
+        layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit, threshold)
         if layout is not None:
             break
     if layout is None:
@@ -471,6 +481,7 @@ class Tables:
     flush_matters: bool  # some class changes value when one-suited
     built_in: float = 0.0  # seconds spent building (0 when read from the cache)
     from_cache: bool = False
+    suit_table: SuitTable | None = None  # values by reduced suit key (mode "suitclass")
     _index: dict[Strength, int] | None = None
 
     @property
@@ -601,7 +612,14 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
-    if engine.by_suit_class:
+    classes = []
+    if model.mode == SUIT_MODE:
+        # every holding class by suit, valued once: the suit tables (suitkey.py)
+        classes = enumerate_classes(ruleset, model, engine, lambda done: report(min(0.8, done / 200_000)))
+        for item in classes:
+            if item.strength is not None:
+                strengths[item.strength] = None
+    elif engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four
         # flush): every strength of a suit class, numbered with the rest
         why_not = supported(ruleset, size)
@@ -643,9 +661,19 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         fl[k] = grow_suited(model, k, fl[k - 1])
         report(0.8 + 0.2 * (k - size) / max(top - size, 1))
     categories = np.array([_category_index(ruleset, s) for s in ordered], dtype=np.int16)
+    suit_table = build_suit_table(classes, index, model, caps, EXTRA_CARDS) if model.mode == SUIT_MODE else None
     report(1.0)
     return Tables(
-        ruleset, model, ordered, categories, nf, fl, dominant, flush_matters, built_in=time.monotonic() - started
+        ruleset,
+        model,
+        ordered,
+        categories,
+        nf,
+        fl,
+        dominant,
+        flush_matters,
+        built_in=time.monotonic() - started,
+        suit_table=suit_table,
     )
 
 
@@ -755,6 +783,8 @@ def _payload(tables: Tables) -> dict[str, np.ndarray]:
     arrays["strength_shape"] = shape
     arrays["categories"] = tables.categories
     arrays["flags"] = np.array([tables.dominant, tables.flush_matters], dtype=np.int8)
+    if tables.suit_table is not None:
+        arrays.update(tables.suit_table.arrays())
     return arrays
 
 
@@ -830,6 +860,11 @@ def read_cache(ruleset: Rules, path: Path) -> Tables | None:
         tables = Tables(
             ruleset, model, strengths, arrays["categories"], nf, fl, bool(flags[0]), bool(flags[1]), from_cache=True
         )
+        if model.mode == SUIT_MODE:
+            tables.suit_table = read_suit_table(arrays, model, model.caps, EXTRA_CARDS)
+            values = tables.suit_table.values
+            if len(values) and (values.max() >= len(strengths) or values.min() < NO_HAND):
+                raise ValueError("suit table value out of range")
         _check_shape(tables)
         return tables
     except Exception:  # noqa: BLE001 - whatever is wrong with the file, it is rebuilt

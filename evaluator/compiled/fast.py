@@ -59,8 +59,9 @@ from ..engine.cardread import read_ids
 from ..rules.cards import Card
 from .card_ids import CardIds, make_encoder, not_codes
 from .per_call import class_value, direct_rank, make_rank, subset_finder
+from .suitbatch import SuitBatch
 from .suited import suited_many
-from .suitkey import SUIT_MODE, SuitBatch
+from .suitkey import SUIT_MODE
 from .tables import NO_HAND, Layout, Tables, ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -390,10 +391,9 @@ class FastRanker:
         return self._direct_many(ids)
 
     def _suit_class_many(self, ids: np.ndarray) -> np.ndarray:
-        """Values by reduced suit key, vectorised (``suitkey.SuitBatch``)."""
+        """Values by reduced suit key, vectorised (``suitbatch.SuitBatch``)."""
         if self._suit_batch is None:
             self._suit_batch = SuitBatch(self)
-        self.ids.blocks_checked(ids)
         return self._suit_batch.rank(ids)
 
     @property

@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 SUIT_MODE = "suitclass"
 #: Absent suit in a row of reduced keys (suit keys are sorted high first, absent last).
 ABSENT = -1
-#: Seeds tried for the batch hash of reduced keys (the first without a collision is kept).
-HASH_SEEDS = range(8)
 
 Rank = Callable[[Sequence[int]], int]
 
@@ -285,89 +283,3 @@ def suit_rank(ranker: Any) -> Rank:
         return missing(codes) if value is None else value
 
     return rank_suits
-
-
-# --- batch ------------------------------------------------------------------------------------
-
-
-class SuitBatch:
-    """The batch form: reduced keys hashed to one int64 each, found by binary search."""
-
-    def __init__(self, ranker: Any) -> None:
-        table: SuitTable = ranker.tables.suit_table
-        layout: Layout = ranker.layout
-        self.size = ranker.size
-        self.layout = layout
-        self.codes = ranker.codes
-        self.model = ranker.model
-        self.bias = np.int64(
-            sum(
-                ((1 << (layout.suit_bits - 1)) - table.threshold) << (layout.suit_bits * s) for s in range(layout.suits)
-            )
-        )
-        self.bits = [np.int64(layout.suit_flush_bit(s)) for s in range(layout.suits)]
-        self.suit_codes = [np.where(self.codes & layout.suit_one(s), self.codes, 0) for s in range(layout.suits)]
-        self.plain = table.plain
-        self.table = table
-        for seed in HASH_SEEDS:
-            self.multipliers = np.random.default_rng(seed).integers(1, 1 << 62, layout.suits + 1, dtype=np.int64) | 1
-            hashed = self.hash(table.rank_keys, table.suit_keys)
-            order = np.argsort(hashed)
-            self.hashed = hashed[order]
-            if len(self.hashed) < 2 or bool(np.all(self.hashed[1:] != self.hashed[:-1])):
-                break
-        else:  # pragma: no cover - eight 64-bit hashes colliding on one table
-            raise RuntimeError("internal error: no collision-free hash of the suit table")
-        self.values = table.values[order].astype(np.int64)
-
-    def hash(self, rank_keys: np.ndarray, suit_keys: np.ndarray) -> np.ndarray:
-        """One int64 per reduced key (wrapping products; checked collision-free on the table)."""
-        out = rank_keys.astype(np.uint64) * self.multipliers[0].astype(np.uint64)
-        for s in range(suit_keys.shape[1]):
-            out += (suit_keys[:, s] + 1).astype(np.uint64) * self.multipliers[s + 1].astype(np.uint64)
-        hashed: np.ndarray = out.view(np.int64)
-        return hashed
-
-    def small(self, columns: np.ndarray) -> np.ndarray:
-        """Values of holdings of at most ``hand.size`` cards (``columns``: ids, shape (k, n))."""
-        total = np.full(columns.shape[1], self.bias, dtype=np.int64)
-        subs = np.zeros((len(self.suit_codes), columns.shape[1]), dtype=np.int64)
-        for column in columns:
-            total += self.codes[column]
-            for s, codes in enumerate(self.suit_codes):
-                subs[s] += codes[column]
-        shift = self.layout.shift
-        reached = np.stack([(total & bit) != 0 for bit in self.bits])
-        keyed = np.where(reached, subs >> shift, ABSENT)
-        keyed = -np.sort(-keyed, axis=0)
-        where = np.searchsorted(self.hashed, self.hash(total >> shift, keyed.T))
-        where = np.minimum(where, len(self.hashed) - 1)
-        return self.values[where]
-
-    def rank(self, ids: np.ndarray) -> np.ndarray:
-        """Values of an (n, k) array of checked card ids."""
-        n, k = ids.shape
-        columns = np.ascontiguousarray(ids.T, dtype=np.intp)
-        if k <= self.size:
-            return self.small(columns)
-        total = np.full(n, self.bias, dtype=np.int64)
-        for column in columns:
-            total += self.codes[column]
-        reached = np.zeros(n, dtype=bool)
-        for bit in self.bits:
-            reached |= (total & bit) != 0
-        out = np.empty(n, dtype=np.int64)
-        plain = ~reached
-        if plain.any():
-            if k not in self.plain:
-                grow_plain(self.table, self.model, self.model.caps, k)
-            keys, values = self.plain[k]
-            found = np.minimum(np.searchsorted(keys, total[plain] >> self.layout.shift), len(keys) - 1)
-            out[plain] = values[found]
-        if reached.any():
-            rows = columns[:, reached]
-            best = np.full(rows.shape[1], -1, dtype=np.int64)
-            for subset in combinations(range(k), self.size):
-                np.maximum(best, self.small(rows[list(subset)]), out=best)
-            out[reached] = best
-        return out

@@ -5,8 +5,8 @@ summed, the sum's rank key is ranked densely (``fast.DenseIndex``) into the
 plain table, and one AND on the suit counters finds the rows some suit of
 which reaches the threshold. Only those rows build their reduced key -- the
 rank keys of the suits that reach it, sorted -- which is hashed to one int64
-(wrapping products, checked free of collisions on the table) and found by
-binary search. Holdings above ``hand.size`` cards rank such rows by their
+(wrapping products, checked free of collisions on the table) and found in an
+open-addressing table. Holdings above ``hand.size`` cards rank such rows by their
 ``hand.size`` subsets.
 """
 
@@ -22,6 +22,52 @@ from .tables import NO_HAND
 
 #: Seeds tried for the hash of reduced keys (the first without a collision is kept).
 HASH_SEEDS = range(8)
+
+
+class HashTable:
+    """Values by int64 key in an open-addressing table (linear probing), looked up vectorised.
+
+    Every key looked up is in the table (the keys of valid holdings), so a probe
+    stops at its key; the table is four times the keys, so most stop at once.
+    """
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
+        bits = max(4, int(4 * len(keys) - 1).bit_length())
+        self.shift = np.uint64(64 - bits)
+        size = 1 << bits
+        self.keys = np.zeros(size, dtype=np.int64)
+        self.values = np.full(size, NO_HAND, dtype=np.int64)
+        used = np.zeros(size, dtype=bool)
+        self.probes = 1
+        slots = self.slots(keys).tolist()
+        for key, value, slot in zip(keys.tolist(), values.tolist(), slots, strict=False):
+            probe = 1
+            while used[slot]:
+                slot = (slot + 1) & (size - 1)
+                probe += 1
+            used[slot] = True
+            self.keys[slot], self.values[slot] = key, value
+            self.probes = max(self.probes, probe)
+        self.mask = size - 1
+
+    def slots(self, keys: np.ndarray) -> np.ndarray:
+        """The first slot of each key: its top bits."""
+        found: np.ndarray = (keys.view(np.uint64) >> self.shift).astype(np.intp)
+        return found
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        """The value of each key (all present)."""
+        slot = self.slots(keys)
+        out = self.values[slot]
+        pending = np.flatnonzero(self.keys[slot] != keys)
+        for _ in range(self.probes - 1):
+            if not len(pending):
+                break
+            slot[pending] = (slot[pending] + 1) & self.mask
+            hit = self.keys[slot[pending]] == keys[pending]
+            out[pending[hit]] = self.values[slot[pending[hit]]]
+            pending = pending[~hit]
+        return out
 
 
 class SuitBatch:
@@ -46,13 +92,21 @@ class SuitBatch:
         for seed in HASH_SEEDS:
             self.multipliers = np.random.default_rng(seed).integers(1, 1 << 62, layout.suits + 1, dtype=np.int64) | 1
             hashed = self.hash(table.rank_keys, table.suit_keys.T)
-            order = np.argsort(hashed)
-            self.hashed = hashed[order]
-            if len(self.hashed) < 2 or bool(np.all(self.hashed[1:] != self.hashed[:-1])):
+            if len(np.unique(hashed)) == len(hashed):
                 break
         else:  # pragma: no cover - eight 64-bit hashes colliding on one table
             raise RuntimeError("internal error: no collision-free hash of the suit table")
-        self.values = table.values[order].astype(np.int64)
+        self.lookup = HashTable(hashed, table.values.astype(np.int64))
+        # at most one suit of a hand reaches the threshold (a wild card counts in every suit)?
+        wilds = min(ranker.model.wild_cap, self.size) if layout.has_wild_digit else 0
+        self.single = 2 * table.threshold > self.size + wilds
+        # which suit reaches, by the reach bits of a sum (shifted down to the first one)
+        self.reach_shift = layout.suit_bits - 1
+        which = np.zeros(1 << (layout.shift - self.reach_shift), dtype=np.intp)
+        for s in reversed(range(layout.suits)):
+            which[np.flatnonzero(np.arange(len(which)) & (1 << (layout.suit_bits * s)))] = s
+        self.which = which
+        self.suit_code_table = np.concatenate(self.suit_codes)  # [suit * deck + id]
         # rank keys of the rows no suit of which reaches the threshold, by card count
         plain = table.suit_keys[:, 0] == ABSENT
         self.plain_keys = table.rank_keys[plain]
@@ -92,15 +146,22 @@ class SuitBatch:
 
     def reduced_values(self, columns: np.ndarray, total: np.ndarray) -> np.ndarray:
         """Values of holdings of at most ``hand.size`` cards by reduced key (``columns``: ids, (k, n))."""
-        subs = np.zeros((len(self.suit_codes), columns.shape[1]), dtype=np.int64)
-        for column in columns:
-            for s, codes in enumerate(self.suit_codes):
-                subs[s] += codes[column]
-        reached = np.stack([(total & bit) != 0 for bit in self.bits])
-        keyed = -np.sort(-np.where(reached, subs >> self.shift, ABSENT), axis=0)
-        where = np.searchsorted(self.hashed, self.hash(total >> self.shift, keyed))
-        found: np.ndarray = self.values[np.minimum(where, len(self.hashed) - 1)]
-        return found
+        rank_keys = total >> self.shift
+        if self.single:
+            # one suit reaches: its rank key alone, summed through a table by (suit, id)
+            offset = self.which[(total & self.reach) >> self.reach_shift] * len(self.codes)
+            sub = self.suit_code_table[offset + columns[0]]
+            for column in columns[1:]:
+                sub += self.suit_code_table[offset + column]
+            keyed = (sub >> self.shift)[None, :]
+        else:
+            subs = np.zeros((len(self.suit_codes), columns.shape[1]), dtype=np.int64)
+            for column in columns:
+                for s, codes in enumerate(self.suit_codes):
+                    subs[s] += codes[column]
+            reached = np.stack([(total & bit) != 0 for bit in self.bits])
+            keyed = -np.sort(-np.where(reached, subs >> self.shift, ABSENT), axis=0)
+        return self.lookup.find(self.hash(rank_keys, keyed))
 
     def rank(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids."""
@@ -108,18 +169,25 @@ class SuitBatch:
         out = np.empty(n, dtype=np.int64)
         dense = self.dense_plain(k)
         index = self.index
+        reached_rows: list[np.ndarray] = []
+        reached_totals: list[np.ndarray] = []
         for start, columns in self.ranker._blocks(ids, len(self.codes)):
             total = self.first_codes[columns[0]]
             for column in columns[1:]:
                 total += self.codes[column]
-            value = dense[index.index(total >> self.shift, k)]
+            out[start : start + len(total)] = dense[index.index(total >> self.shift, k)]
             rows = np.flatnonzero(total & self.reach)
             if len(rows):
-                if k <= self.size:
-                    value[rows] = self.reduced_values(columns[:, rows], total[rows])
-                else:
-                    value[rows] = self.best_subsets(columns[:, rows])
-            out[start : start + len(value)] = value
+                reached_rows.append(rows + start)
+                reached_totals.append(total[rows])
+        if reached_rows:
+            # the rows some suit of which reaches the threshold, all at once (few numpy calls)
+            rows = np.concatenate(reached_rows)
+            columns = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
+            if k <= self.size:
+                out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
+            else:
+                out[rows] = self.best_subsets(columns)
         return out
 
     def best_subsets(self, columns: np.ndarray) -> np.ndarray:

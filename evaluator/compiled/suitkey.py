@@ -232,6 +232,7 @@ def python_key(rank_key: int, subs: Sequence[int], field: int) -> int:
 def suit_rank(ranker: Any) -> Rank:
     """The per-call closure: one sum and one AND for hands no suit of which reaches the threshold."""
     from .fast import _Grown
+    from .tables import NO_HAND
 
     table: SuitTable = ranker.tables.suit_table
     layout: Layout = ranker.layout
@@ -265,21 +266,37 @@ def suit_rank(ranker: Any) -> Rank:
             raise error(CardError, "C104", f"{len(codes)} cards given; {name} needs at least {low}", "<cards>")
         raise error(CardError, "C102", not_codes(name), "<cards>")
 
-    def rank_suits(codes: Sequence[int]) -> int:
-        total = sum(codes, bias)
-        if not total & reach:
-            return plain[total >> shift]
-        if len(codes) > size:
-            return max(rank_suits(subset) for subset in combinations(codes, size))
+    def several(codes: Sequence[int], total: int) -> int:
+        # hand.size cards or fewer, any number of suits reaching the threshold
         subs = [sum([code for code in codes if code & one]) >> shift for bit, one in tests if total & bit]
-        if len(subs) > 1:
-            subs.sort(reverse=True)
-        key = total >> shift
-        step = field
-        for sub in subs:
-            key += (sub + 1) << step
-            step += field
-        value = keyed.get(key)
+        subs.sort(reverse=True)
+        value = keyed.get(python_key(total >> shift, subs, field))
         return missing(codes) if value is None else value
+
+    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
+    if 2 * threshold > size + wilds:
+        # at most one suit of a hand reaches the threshold (a wild card counts in every
+        # suit): its rank key is the only suit key
+        def rank_suits(codes: Sequence[int]) -> int:
+            total = sum(codes, bias)
+            if not total & reach:
+                return plain[total >> shift]
+            if len(codes) > size:
+                return max(rank_suits(subset) for subset in combinations(codes, size))
+            for bit, one in tests:
+                if total & bit:
+                    value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
+                    return missing(codes) if value is None else value
+            return NO_HAND  # pragma: no cover - a reach bit is set
+
+    else:
+
+        def rank_suits(codes: Sequence[int]) -> int:
+            total = sum(codes, bias)
+            if not total & reach:
+                return plain[total >> shift]
+            if len(codes) > size:
+                return max(rank_suits(subset) for subset in combinations(codes, size))
+            return several(codes, total)
 
     return rank_suits

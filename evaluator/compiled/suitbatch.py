@@ -58,7 +58,7 @@ class HashTable:
     def find(self, keys: np.ndarray) -> np.ndarray:
         """The value of each key (all present)."""
         slot = self.slots(keys)
-        out = self.values[slot]
+        out: np.ndarray = self.values[slot]
         pending = np.flatnonzero(self.keys[slot] != keys)
         for _ in range(self.probes - 1):
             if not len(pending):

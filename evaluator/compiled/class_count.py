@@ -63,7 +63,7 @@ def count_values_fast(
     if (
         model.layout.has_wild_digit
         or ruleset.copies != 1
-        or model.mode == "generic"
+        or model.mode in ("generic", "suitclass")
         or ruleset.qualifier is not None
         or model.suit_sensitive
     ):

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .suitkey import ABSENT, SuitTable, card_counts, grow_plain
+from .suitkey import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
 from .tables import NO_HAND
 
 #: Seeds tried for the hash of reduced keys (the first without a collision is kept).
@@ -114,6 +114,7 @@ class SuitBatch:
         self.plain_cards = card_counts(layout, self.plain_keys)
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
+        self.dominant = reaching_never_hurts(table, layout, self.size)
 
     def hash(self, rank_keys: np.ndarray, suit_keys: np.ndarray) -> np.ndarray:
         """One int64 per reduced key; ``suit_keys`` has one row per suit (wrapping products)."""
@@ -187,20 +188,25 @@ class SuitBatch:
             if k <= self.size:
                 out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
             else:
-                out[rows] = self.best_subsets(columns)
+                out[rows] = self.best_subsets(columns, out[rows] if self.dominant else None)
         return out
 
-    def best_subsets(self, columns: np.ndarray) -> np.ndarray:
-        """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n))."""
-        best = np.full(columns.shape[1], NO_HAND, dtype=np.int64)
+    def best_subsets(self, columns: np.ndarray, floor: np.ndarray | None) -> np.ndarray:
+        """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
+        ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
+        best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
         for subset in combinations(range(len(columns)), self.size):
             part = columns[list(subset)]
             total = self.first_codes[part[0]]
             for column in part[1:]:
                 total += self.codes[column]
-            value = self.dense_plain(self.size)[self.index.index(total >> self.shift, self.size)]
             rows = np.flatnonzero(total & self.reach)
-            if len(rows):
-                value[rows] = self.reduced_values(part[:, rows], total[rows])
-            np.maximum(best, value, out=best)
+            if floor is None:
+                value = self.dense_plain(self.size)[self.index.index(total >> self.shift, self.size)]
+                if len(rows):
+                    value[rows] = self.reduced_values(part[:, rows], total[rows])
+                np.maximum(best, value, out=best)
+            elif len(rows):
+                reached = self.reduced_values(part[:, rows], total[rows])
+                best[rows] = np.maximum(best[rows], reached)
         return best

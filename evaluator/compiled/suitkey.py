@@ -197,6 +197,16 @@ def card_counts(layout: Layout, keys: np.ndarray) -> np.ndarray:
     return total
 
 
+def reaching_never_hurts(table: SuitTable, layout: Layout, size: int) -> bool:
+    """True when no hand of ``hand.size`` cards is worth less than its rank multiset with no suit
+    at the threshold: then a bigger holding's plain value is a floor of its best subset."""
+    reaching = table.suit_keys[:, 0] != ABSENT
+    mine = reaching & (card_counts(layout, table.rank_keys) == size)
+    keys, values = table.plain[size]
+    floor = values[np.minimum(np.searchsorted(keys, table.rank_keys[mine]), len(keys) - 1)]
+    return bool(np.all(table.values[mine] >= floor))
+
+
 def read_suit_table(arrays: dict[str, np.ndarray], model: CardModel, caps: Sequence[int], extra: int) -> SuitTable:
     """The table back from cached arrays (``SuitTable.arrays``)."""
     table = SuitTable(
@@ -258,6 +268,7 @@ def suit_rank(ranker: Any) -> Rank:
     for keys, values in table.plain.values():
         plain_items.update(zip(keys.tolist(), values.tolist(), strict=False))
     plain = _Grown(plain_items, layout, max(table.plain), low, size, name)
+    dominant = reaching_never_hurts(table, layout, size)
 
     def missing(codes: Sequence[int]) -> int:
         from .card_ids import not_codes
@@ -265,6 +276,25 @@ def suit_rank(ranker: Any) -> Rank:
         if len(codes) < low:
             raise error(CardError, "C104", f"{len(codes)} cards given; {name} needs at least {low}", "<cards>")
         raise error(CardError, "C102", not_codes(name), "<cards>")
+
+    def bigger(codes: Sequence[int], total: int) -> int:
+        # more than hand.size cards, some suit reaching the threshold
+        if not dominant:
+            return max(rank_suits(subset) for subset in combinations(codes, size))
+        # the plain value is a floor (reaching never hurts): only the subsets that
+        # keep a suit at the threshold can beat it
+        best = plain[total >> shift]
+        for bit, one in tests:
+            if total & bit:
+                inside = [code for code in codes if code & one]
+                outside = [code for code in codes if not code & one]
+                for kept in range(threshold, min(len(inside), size) + 1):
+                    for some in combinations(inside, kept):
+                        for rest in combinations(outside, size - kept):
+                            value = rank_suits(some + rest)
+                            if value > best:
+                                best = value
+        return best
 
     def several(codes: Sequence[int], total: int) -> int:
         # hand.size cards or fewer, any number of suits reaching the threshold
@@ -282,7 +312,7 @@ def suit_rank(ranker: Any) -> Rank:
             if not total & reach:
                 return plain[total >> shift]
             if len(codes) > size:
-                return max(rank_suits(subset) for subset in combinations(codes, size))
+                return bigger(codes, total)
             for bit, one in tests:
                 if total & bit:
                     value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
@@ -296,7 +326,7 @@ def suit_rank(ranker: Any) -> Rank:
             if not total & reach:
                 return plain[total >> shift]
             if len(codes) > size:
-                return max(rank_suits(subset) for subset in combinations(codes, size))
+                return bigger(codes, total)
             return several(codes, total)
 
     return rank_suits

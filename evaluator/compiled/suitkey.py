@@ -300,7 +300,12 @@ def suit_rank(ranker: Any) -> Rank:
         # hand.size cards or fewer, any number of suits reaching the threshold
         subs = [sum([code for code in codes if code & one]) >> shift for bit, one in tests if total & bit]
         subs.sort(reverse=True)
-        value = keyed.get(python_key(total >> shift, subs, field))
+        key = total >> shift
+        step = field
+        for sub in subs:  # python_key, inlined
+            key += (sub + 1) << step
+            step += field
+        value = keyed.get(key)
         return missing(codes) if value is None else value
 
     wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0

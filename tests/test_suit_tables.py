@@ -28,7 +28,7 @@ import pytest
 import evaluator
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
-from evaluator.compiled.suitkey import SUIT_MODE
+from evaluator.compiled.suittable import SUIT_MODE
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
 from evaluator.core.errors import CardError
 from evaluator.core.resources import CACHE_ENV

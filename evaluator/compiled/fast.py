@@ -61,7 +61,7 @@ from .card_ids import CardIds, make_encoder, not_codes
 from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suitbatch import SuitBatch
 from .suited import suited_many
-from .suitkey import SUIT_MODE
+from .suittable import SUIT_MODE
 from .tables import NO_HAND, Layout, Tables, ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -302,6 +302,10 @@ class FastRanker:
         )
         return rank
 
+    def grown(self, items: dict[int, int], built: int) -> dict[int, int]:
+        """A rank-keyed value table built to ``built`` cards that answers larger holdings on demand."""
+        return _Grown(items, self.layout, built, self.low, self.size, self.ruleset.name)
+
     def _direct_rank(self) -> Callable[[Sequence[int]], int]:
         """The direct table lookup, without lowest-card wild or limits (``per_call.direct_rank``)."""
         return direct_rank(self)
@@ -393,7 +397,7 @@ class FastRanker:
     def _suit_class_many(self, ids: np.ndarray) -> np.ndarray:
         """Values by reduced suit key, vectorised (``suitbatch.SuitBatch``)."""
         if self._suit_batch is None:
-            self._suit_batch = SuitBatch(self)
+            self._suit_batch = SuitBatch(self, DenseIndex)
         return self._suit_batch.rank(ids)
 
     @property

@@ -18,7 +18,8 @@ from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .card_ids import too_many_wilds
 from .suited import SuitSource, suited_rank
-from .suitkey import SUIT_MODE, suit_rank
+from .suitkey import suit_rank
+from .suittable import SUIT_MODE
 from .tables import MAX_HOLDING, NO_HAND, count_vectors
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Batch ranking on the suit-class tables (``CardModel.mode == "suitclass"``, see ``suitkey.py``).
+"""Batch ranking on the suit-class tables (``CardModel.mode == "suitclass"``, see ``suittable.py``).
 
 Rows are ranked chunk by chunk as on the direct path: the codes of a row are
 summed, the sum's rank key is ranked densely (``fast.DenseIndex``) into the
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .suitkey import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
-from .tables import NO_HAND
+from .classgrid import NO_HAND
+from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
 
 #: Seeds tried for the hash of reduced keys (the first without a collision is kept).
 HASH_SEEDS = range(8)
@@ -73,7 +73,7 @@ class HashTable:
 class SuitBatch:
     """``rank_many`` of one ruleset on its suit-class tables."""
 
-    def __init__(self, ranker: Any) -> None:
+    def __init__(self, ranker: Any, dense_index: Any) -> None:
         table: SuitTable = ranker.tables.suit_table
         layout = ranker.layout
         self.ranker = ranker
@@ -112,6 +112,7 @@ class SuitBatch:
         self.plain_keys = table.rank_keys[plain]
         self.plain_values = table.values[plain]
         self.plain_cards = card_counts(layout, self.plain_keys)
+        self.dense_index = dense_index  # fast.DenseIndex (passed in: fast.py imports this module)
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
         self.dominant = reaching_never_hurts(table, layout, self.size)
@@ -127,11 +128,9 @@ class SuitBatch:
 
     def dense_plain(self, k: int) -> np.ndarray:
         """Values of ``k``-card holdings no suit of which reaches the threshold, by dense rank index."""
-        from .fast import DenseIndex
-
         if k not in self.dense:
             if self.index is None or k > self.index.top:
-                self.index = DenseIndex(self.layout, max(k, self.size + 2))
+                self.index = self.dense_index(self.layout, max(k, self.size + 2))
                 self.dense.clear()
             if k >= self.size:
                 if k not in self.table.plain:

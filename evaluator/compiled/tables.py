@@ -94,8 +94,19 @@ from ..core.resources import user_cache_dir
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from ..rules.patterns import term_kinds
+from .classgrid import NO_HAND as NO_HAND  # (re-exported: the other modules import them from here)
+from .classgrid import count_vectors as count_vectors
+from .classgrid import grow as grow
+from .classgrid import sorted_table
 from .suitclasses import holdings, supported
-from .suitkey import SUIT_MODE, SuitTable, build_suit_table, enumerate_classes, read_suit_table, why_not_suit_mode
+from .suittable import (
+    SUIT_MODE,
+    SuitTable,
+    build_suit_table,
+    enumerate_classes,
+    read_suit_table,
+    why_not_suit_mode,
+)
 
 if TYPE_CHECKING:
     from ..core.errors import RulesetError
@@ -103,7 +114,7 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 #: Bumped whenever the layout of a cache file or of the tables changes.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"
@@ -115,7 +126,6 @@ EXTRA_CARDS = 2
 PART_BITS = 17
 #: Codes must add up inside a C long for ``sum`` to stay fast and for NumPy int64.
 CODE_BITS = 63
-NO_HAND = -1  # table value of a class that matches no category
 #: The most cards a holding may have (as ``read_cards`` reads them).
 MAX_HOLDING = 52
 #: The batch path builds tables of every class of k cards up to this k; bigger
@@ -441,28 +451,6 @@ def _suit_sensitive(ruleset: Rules) -> bool:
 # --- enumerating classes ----------------------------------------------------------------
 
 
-def count_vectors(caps: Sequence[int], total: int) -> np.ndarray:
-    """Every count vector ``c`` with ``0 <= c[d] <= caps[d]`` and ``sum(c) == total``.
-
-    >>> count_vectors([1, 2], 2).tolist()
-    [[0, 2], [1, 1]]
-    """
-    rows = np.zeros((1, 0), dtype=np.int16)
-    sums = np.zeros(1, dtype=np.int16)
-    for cap in caps:
-        pieces, piece_sums = [], []
-        for c in range(min(cap, total) + 1):
-            keep = sums + c <= total
-            pieces.append(np.hstack([rows[keep], np.full((int(keep.sum()), 1), c, dtype=np.int16)]))
-            piece_sums.append(sums[keep] + c)
-        rows = np.vstack(pieces)
-        sums = np.concatenate(piece_sums)
-    out = rows[sums == total]
-    order = np.lexsort(out.T[::-1])
-    result: np.ndarray = out[order]
-    return result
-
-
 # --- the compiled tables --------------------------------------------------------------
 
 
@@ -647,10 +635,10 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     nf: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     fl: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for k, rows in small.items():
-        nf[k] = _sorted(layout.keys(rows), values(raw_nf[k]))
+        nf[k] = sorted_table(layout.keys(rows), values(raw_nf[k]))
     flush_rows = np.array(fl_rows, dtype=np.int16).reshape(-1, layout.digits)
     suit_offsets = np.array(fl_suit, dtype=np.int64) << layout.key_bits
-    fl[size] = _sorted(layout.keys(flush_rows) + suit_offsets, values(raw_fl))
+    fl[size] = sorted_table(layout.keys(flush_rows) + suit_offsets, values(raw_fl))
 
     # 2. dominance: is a one-suited five-card class ever worse than unsuited?
     five_keys, five_values = nf[size]
@@ -692,29 +680,6 @@ def _spread(ranks: list[str], suits: Sequence[str]) -> list[Card]:
     return [Card(rank, suits[i % len(suits)]) for i, rank in enumerate(ranks)]
 
 
-def _sorted(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(keys, kind="stable")
-    return keys[order].astype(np.int64), values[order].astype(np.int32)
-
-
-def grow(
-    layout: Layout, caps: Sequence[int], k: int, smaller: tuple[np.ndarray, np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Values of every ``k``-card class: the best of its classes one card smaller."""
-    rows = count_vectors(caps, k)
-    keys = layout.keys(rows)
-    best = np.full(len(rows), NO_HAND, dtype=np.int32)
-    small_keys, small_values = smaller
-    for digit in range(layout.digits):
-        has = rows[:, digit] > 0
-        if not has.any():
-            continue
-        parent = keys[has] - layout.place(digit)
-        found = np.searchsorted(small_keys, parent)
-        best[has] = np.maximum(best[has], small_values[found])
-    return _sorted(keys, best)
-
-
 def grow_suited(model: CardModel, k: int, smaller: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """:func:`grow` for one-suited tables (at most ``copies`` cards of a rank in a suit),
     suit by suit when the keys carry a suit (``CardModel.suit_keyed``)."""
@@ -728,7 +693,7 @@ def grow_suited(model: CardModel, k: int, smaller: tuple[np.ndarray, np.ndarray]
         mine = suit_of == suit
         grown_keys, grown_values = grow(layout, caps, k, (keys[mine] & layout.key_mask, values[mine]))
         pieces.append((grown_keys + (np.int64(suit) << layout.key_bits), grown_values))
-    return _sorted(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
+    return sorted_table(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
 
 
 def ensure_tables(tables: Tables, k: int) -> None:

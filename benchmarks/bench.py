@@ -6,8 +6,10 @@
 Every library ranks the same seeded hands (200,000 five-card and 200,000
 seven-card hands from one 52-card deck), each in its own card representation
 built before the clock starts, one call per hand -- the way an application
-calls an evaluator. pokerrules is also timed on deuces-wild, short-deck and
-ace-to-five (hands dealt from each ruleset's own deck with the same seed), and
+calls an evaluator. pokerrules is also timed on deuces-wild, short-deck,
+ace-to-five and the rulesets of the hand language (four-flush, round-the-corner,
+freak-hands, badugi at four cards, three-card-poker and chinese-poker-front at
+three; hands dealt from each ruleset's own deck with the same seed), and
 through its NumPy batch API (``Ruleset.rank_many``), which no peer has.
 
 The process is pinned to one core. Rounds are interleaved (every evaluator once
@@ -45,6 +47,17 @@ SUITS = "shdc"
 #: A pass over the hands that would take longer than this is timed on a prefix.
 PASS_BUDGET = 2.0
 EXTRA_RULESETS = ("deuces-wild", "short-deck", "ace-to-five")
+#: Rulesets of the pattern language's suit forms (flush(k), run(k, flush), suits), hand.best_subset
+#: and three-card hands. Hands of fewer than five cards are timed at their own size and set
+#: against standard's five-card figure; seven cards only where the hand is five of them.
+HAND_LANGUAGE_RULESETS = (
+    "four-flush",
+    "round-the-corner",
+    "freak-hands",
+    "badugi",
+    "three-card-poker",
+    "chinese-poker-front",
+)
 
 
 @dataclass
@@ -166,7 +179,7 @@ def pokerrules_entries(hands: int, seed: int) -> tuple[list[Entry], list[Entry],
     per_call: list[Entry] = []
     batch: list[Entry] = []
     notes: list[str] = []
-    for name in ("standard", *EXTRA_RULESETS):
+    for name in ("standard", *EXTRA_RULESETS, *HAND_LANGUAGE_RULESETS):
         try:
             rs = load(name)
         except Exception as problem:  # noqa: BLE001 - a ruleset still being written is skipped
@@ -174,17 +187,18 @@ def pokerrules_entries(hands: int, seed: int) -> tuple[list[Entry], list[Entry],
             continue
         deck = [str(card) for card in rs.deck]
         code_of = [rs.encode(card)[0] for card in deck]
-        ids = {k: deal(len(deck), k, hands, seed + k) for k in (5, 7)}
+        sizes = (5, 7) if rs.hand_size == 5 else (min(rs.hand_size, 5),)
+        ids = {k: deal(len(deck), k, hands, seed + k) for k in sizes}
         if name == "standard":
             # the same hands as the peers
             ids = {k: deal(52, k, hands, seed + k) for k in (5, 7)}
         entry = Entry(f"pokerrules {name}", "pure Python, ruleset compiled to tables", call=rs.rank)
-        entry.inputs = {k: [tuple(code_of[i] for i in row) for row in ids[k].tolist()] for k in (5, 7)}
-        rs.rank(entry.inputs[5][0])  # build or read the tables before timing
+        entry.inputs = {k: [tuple(code_of[i] for i in row) for row in ids[k].tolist()] for k in sizes}
+        rs.rank(entry.inputs[sizes[0]][0])  # build or read the tables before timing
         per_call.append(entry)
         many = Entry(f"pokerrules {name} (batch)", "NumPy, rank_many", batch=rs.rank_many)
         many.inputs = ids
-        rs.rank_many(ids[7][:10])
+        rs.rank_many(ids[sizes[-1]][:10])
         batch.append(many)
     return per_call, batch, notes
 
@@ -307,15 +321,16 @@ def report(
         "",
         "## Per call, other rulesets (no peer evaluates them; the bar is pokerrules' own standard figure)",
         "",
-        "| ruleset | 5-card hands/s | x standard | 7-card hands/s | x standard |",
-        "|---|---|---|---|---|",
+        "| ruleset | hand | hands/s | x standard 5-card | 7-card hands/s | x standard 7-card |",
+        "|---|---|---|---|---|---|",
     ]
     s5 = rate(standard, 5) if standard else float("nan")
     s7 = rate(standard, 7) if standard else float("nan")
     for entry in per_call:
-        r5, r7 = rate(entry, 5), rate(entry, 7)
+        small = min(entry.inputs)
+        r5, r7 = rate(entry, small), rate(entry, 7)
         lines.append(
-            f"| {entry.name.removeprefix('pokerrules ')} | {human(r5)} | {ratio(r5, s5)} | {human(r7)} | {ratio(r7, s7)} |"
+            f"| {entry.name.removeprefix('pokerrules ')} | {small} cards | {human(r5)} | {ratio(r5, s5)} | {human(r7)} | {ratio(r7, s7)} |"
         )
     p5 = rate(pkrbot, 5) if pkrbot else float("nan")
     p7 = rate(pkrbot, 7) if pkrbot else float("nan")
@@ -323,34 +338,43 @@ def report(
         "",
         "## Batch (`Ruleset.rank_many` on an (n, k) int64 array of card ids) against pkrbot per call",
         "",
-        "| ruleset | 5-card hands/s | x pkrbot | 7-card hands/s | x pkrbot |",
-        "|---|---|---|---|---|",
+        "| ruleset | hand | hands/s | x pkrbot 5-card | x standard 5-card | 7-card hands/s | x pkrbot | x standard |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    b5 = rate(batch[0], 5) if batch else float("nan")
+    b7 = rate(batch[0], 7) if batch else float("nan")
     for entry in batch:
-        r5, r7 = rate(entry, 5), rate(entry, 7)
+        small = min(entry.inputs)
+        r5, r7 = rate(entry, small), rate(entry, 7)
         lines.append(
-            f"| {entry.name.removeprefix('pokerrules ').removesuffix(' (batch)')} | {human(r5)} | {ratio(r5, p5)} | {human(r7)} | {ratio(r7, p7)} |"
+            f"| {entry.name.removeprefix('pokerrules ').removesuffix(' (batch)')} | {small} cards | {human(r5)} | {ratio(r5, p5)} "
+            f"| {ratio(r5, b5)} | {human(r7)} | {ratio(r7, p7)} | {ratio(r7, b7)} |"
         )
-    lines += ["", "## Targets of issue 6 (ratios measured in this run)", ""]
+    lines += ["", "## Targets of issues 6 and 15 (ratios measured in this run)", ""]
     targets = [
         ("per call, standard, 5 cards", rate(standard, 5) if standard else float("nan"), base5, "treys", 1.0),
         ("per call, standard, 7 cards", rate(standard, 7) if standard else float("nan"), base7, "treys", 6.0),
     ]
     for entry in per_call:
         if entry is not standard:
-            for k, base in ((5, s5), (7, s7)):
+            for k in sorted(entry.inputs):
                 targets.append(
                     (
                         f"per call, {entry.name.removeprefix('pokerrules ')}, {k} cards",
                         rate(entry, k),
-                        base,
-                        "standard",
+                        s7 if k == 7 else s5,
+                        "standard 7-card" if k == 7 else "standard 5-card",
                         0.8,
                     )
                 )
     if batch:
         targets.append(("batch, standard, 7 cards", rate(batch[0], 7), p7, "pkrbot per call", 1.5))
         targets.append(("batch, standard, 5 cards", rate(batch[0], 5), p5, "pkrbot per call", 2.0))
+        for entry in batch[1:]:
+            name = entry.name.removeprefix("pokerrules ").removesuffix(" (batch)")
+            for k in sorted(entry.inputs):
+                base, against = (b7, "standard batch 7-card") if k == 7 else (b5, "standard batch 5-card")
+                targets.append((f"batch, {name}, {k} cards", rate(entry, k), base, against, 0.8))
     for text, value, base, against, bar in targets:
         measured = value / base if value == value and base == base and base else float("nan")
         lines.append(f"- {text}: {ratio(value, base)} x {against} (target >= {bar}) -> {verdict(measured, bar)}")
@@ -389,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for round_number in range(args.rounds):
         print(f"round {round_number + 1} of {args.rounds} ...", file=sys.stderr)
         for entry in everyone:
-            for k in (5, 7):
+            for k in sorted(entry.inputs):
                 time_pass(entry, k)
     text = report(per_call, peers, batch, notes, order, args)
     print(text)

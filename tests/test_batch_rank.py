@@ -16,8 +16,8 @@ import pytest
 from evaluator import load
 from evaluator.compiled import fast
 from evaluator.compiled.batch_rank import blocks_for
+from evaluator.compiled.classgrid import NO_HAND
 from evaluator.compiled.fast import ruleset_ranker
-from evaluator.compiled.table_layout import NO_HAND
 from evaluator.rules.cards import Card
 from evaluator.ruleset import Ruleset
 

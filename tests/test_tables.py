@@ -50,9 +50,9 @@ from evaluator.compiled import table_cache as cache_module
 from evaluator.compiled import table_layout
 from evaluator.compiled import tables as tables_module
 from evaluator.compiled.class_count import count_categories_fast
+from evaluator.compiled.classgrid import NO_HAND, count_vectors
 from evaluator.compiled.fast import FastRanker, ruleset_ranker
 from evaluator.compiled.table_cache import MAGIC, cache_path, read_cache, ruleset_hash, write_cache
-from evaluator.compiled.table_layout import NO_HAND, count_vectors
 from evaluator.compiled.tables import build_tables, load_tables, tables_for
 from evaluator.core.errors import CardError, PokerRulesError
 from evaluator.core.resources import CACHE_ENV, catalogue_names

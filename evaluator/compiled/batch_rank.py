@@ -35,7 +35,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .table_layout import BATCH_CARDS, NO_HAND, CardModel, Layout, Tables
+from .classgrid import NO_HAND
+from .table_layout import BATCH_CARDS, CardModel, Layout, Tables
 
 Rank = Callable[[np.ndarray], np.ndarray]
 

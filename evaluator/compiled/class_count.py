@@ -15,8 +15,9 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, Any
 
+from .classgrid import NO_HAND
 from .fast import ruleset_ranker
-from .table_layout import NO_HAND, Layout
+from .table_layout import Layout
 from .tables import ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def count_values_fast(
     if (
         model.layout.has_wild_digit
         or ruleset.copies != 1
-        or model.mode == "generic"
+        or model.mode in ("generic", "suitclass")
         or ruleset.qualifier is not None
         or model.suit_sensitive
     ):

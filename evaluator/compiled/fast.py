@@ -22,6 +22,9 @@ Which path a ruleset takes (``CardModel.mode``):
 - ``suited`` -- a suit tie-break without wild cards: the best value over the
   ``hand.size`` subsets (21 for seven cards), then the best suit key among the
   subsets that reach it (vectorised in the batch path).
+- ``suitclass`` -- patterns that look at suits within the hand (``flush(k)``,
+  ``run(k, flush)``, ``suits``) or ``hand.best_subset``: values by reduced suit
+  key, one lookup while no suit reaches the table's threshold (``suitkey.py``).
 - ``generic`` -- a suit named in a pattern together with wild cards, a suit
   tie-break with wild cards, or jokers that are not wild: the generic
   evaluator, numbered the same way (the batch path is then a loop; no
@@ -55,9 +58,12 @@ from ..core.errors import CardError, error
 from ..engine.cardread import read_ids
 from ..rules.cards import Card
 from .card_ids import CardIds, make_encoder, not_codes
+from .classgrid import NO_HAND
 from .per_call import class_value, direct_rank, make_rank, subset_finder
+from .suitbatch import SuitBatch
 from .suited import suited_many
-from .table_layout import NO_HAND, Layout, Tables
+from .suittable import SUIT_MODE
+from .table_layout import Layout, Tables
 from .tables import ensure_tables, tables_for
 
 if TYPE_CHECKING:
@@ -270,6 +276,7 @@ class FastRanker:
         self._dense_fl: dict[int, np.ndarray] = {}
         self._codes_plus: np.ndarray | None = None
         self._batch_cache: dict[str, Any] = {}  # batch_rank.py's per-ruleset arrays
+        self._suit_batch: SuitBatch | None = None
         self.rank: Callable[[Sequence[int]], int] = self._make_rank()
 
     # --- encoding ------------------------------------------------------------------------
@@ -297,6 +304,10 @@ class FastRanker:
             raw_rank  # for codes already checked (subsets of a checked holding)
         )
         return rank
+
+    def grown(self, items: dict[int, int], built: int) -> dict[int, int]:
+        """A rank-keyed value table built to ``built`` cards that answers larger holdings on demand."""
+        return _Grown(items, self.layout, built, self.low, self.size, self.ruleset.name)
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]:
         """The direct table lookup, without lowest-card wild or limits (``per_call.direct_rank``)."""
@@ -382,7 +393,15 @@ class FastRanker:
             ids = self._lower(ids)
         if self.mode == "suited":
             return self._suited_many(ids)
+        if self.mode == SUIT_MODE:
+            return self._suit_class_many(ids)
         return self._direct_many(ids)
+
+    def _suit_class_many(self, ids: np.ndarray) -> np.ndarray:
+        """Values by reduced suit key, vectorised (``suitbatch.SuitBatch``)."""
+        if self._suit_batch is None:
+            self._suit_batch = SuitBatch(self, DenseIndex)
+        return self._suit_batch.rank(ids)
 
     @property
     def _code_table(self) -> np.ndarray:

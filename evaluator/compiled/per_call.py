@@ -17,8 +17,11 @@ import numpy as np
 from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .card_ids import too_many_wilds
+from .classgrid import NO_HAND, count_vectors
 from .suited import SuitSource, suited_rank
-from .table_layout import MAX_HOLDING, NO_HAND, count_vectors
+from .suitkey import suit_rank
+from .suittable import SUIT_MODE
+from .table_layout import MAX_HOLDING
 
 if TYPE_CHECKING:
     from .table_layout import CardModel, Layout, Tables
@@ -60,6 +63,8 @@ def make_rank(ranker: RankSource) -> tuple[Rank, Rank]:
         rank = generic_rank(ranker)
     elif ranker.mode == "suited":
         rank = suited_rank(ranker, direct_rank(ranker))
+    elif ranker.mode == SUIT_MODE:
+        rank = suit_rank(ranker)
     else:
         rank = direct_rank(ranker)
         if ranker.lowest:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from .table_layout import NO_HAND
+from .classgrid import NO_HAND
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

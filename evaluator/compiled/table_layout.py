@@ -26,6 +26,7 @@ import numpy as np
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from ..rules.patterns import term_kinds
+from .suittable import SUIT_MODE, SuitTable, why_not_suit_mode
 
 if TYPE_CHECKING:
     from ..core.errors import RulesetError
@@ -39,7 +40,6 @@ EXTRA_CARDS = 2
 PART_BITS = 17
 #: Codes must add up inside a C long for ``sum`` to stay fast and for NumPy int64.
 CODE_BITS = 63
-NO_HAND = -1  # table value of a class that matches no category
 #: The most cards a holding may have (as ``read_cards`` reads them).
 MAX_HOLDING = 52
 #: The batch path builds tables of every class of k cards up to this k; bigger
@@ -145,16 +145,24 @@ class Layout:
 
 
 def make_layout(
-    ruleset: Rules, digit_rank: tuple[int, ...], caps: Sequence[int], has_wild_digit: bool, suit_max: int, limit: int
+    ruleset: Rules,
+    digit_rank: tuple[int, ...],
+    caps: Sequence[int],
+    has_wild_digit: bool,
+    suit_max: int,
+    limit: int,
+    threshold: int | None = None,
 ) -> Layout | None:
     """Pack digits with the given caps into parts; None when the codes would not
-    fit in 63 bits for holdings of up to ``limit`` cards."""
+    fit in 63 bits for holdings of up to ``limit`` cards. Suit counters are wide
+    enough to test any count from ``threshold`` (default ``hand.size``) up to ``hand.size``."""
     size = ruleset.hand_size
+    lowest = size if threshold is None else threshold
     suits = len(ruleset.suits)
     radix = tuple(min(cap, limit) + 1 for cap in caps)
     most_in_suit = min(suit_max, limit)
     suit_bits = 1
-    while (1 << (suit_bits - 1)) < size or (1 << (suit_bits - 1)) + size <= most_in_suit:
+    while (1 << (suit_bits - 1)) < size or (1 << (suit_bits - 1)) + lowest <= most_in_suit:
         suit_bits += 1
     parts: list[list[int]] = [[]]
     product = 1
@@ -204,7 +212,7 @@ class CardModel:
     wild_cap: int  # the most wild cards a holding can have
     static_wild: tuple[bool, ...]  # per id: always wild
     dead: tuple[bool, ...]  # per id: a joker that is not wild (never plays)
-    mode: str  # "direct", "suited" or "generic"
+    mode: str  # "direct", "suited", "suitclass" (suitkey.py) or "generic"
     why_generic: str
     suit_sensitive: bool
     layout: Layout
@@ -257,11 +265,10 @@ def card_model(ruleset: Rules) -> CardModel:
     has_wild_digit = wild.any or static_count > 0
     sensitive = _suit_sensitive(ruleset)
     mode, why = "direct", ""
-    if engine_for(ruleset).by_suit_class:
-        mode, why = (
-            "generic",
-            "a pattern looks at suits within the hand (flush(k), run(k, flush), suits), or hand.best_subset",
-        )
+    engine = engine_for(ruleset)
+    if engine.by_suit_class:
+        not_suited = why_not_suit_mode(ruleset, engine, any(dead))
+        mode, why = (SUIT_MODE, "") if not_suited is None else ("generic", not_suited)
     elif any(dead):
         mode, why = "generic", "the deck has jokers that are not wild"
     elif sensitive and has_wild_digit:
@@ -275,8 +282,10 @@ def card_model(ruleset: Rules) -> CardModel:
     layout = None
     # Too wide for 63 bits (several packs)? Lay out for the holdings the tables are
     # built for; bigger holdings are then ranked subset by subset.
+    # suit classes test suits against a threshold down to one card: counters wide enough for it
+    threshold = 1 if mode == SUIT_MODE else ruleset.hand_size
     for limit in (MAX_HOLDING, ruleset.hand_size + EXTRA_CARDS, ruleset.hand_size):
-        layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit)
+        layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit, threshold)
         if layout is not None:
             break
     if layout is None:
@@ -353,31 +362,6 @@ def _suit_sensitive(ruleset: Rules) -> bool:
     return any("suit" in term_kinds(pattern) for pattern in patterns)
 
 
-# --- enumerating classes ----------------------------------------------------------------
-
-
-def count_vectors(caps: Sequence[int], total: int) -> np.ndarray:
-    """Every count vector ``c`` with ``0 <= c[d] <= caps[d]`` and ``sum(c) == total``.
-
-    >>> count_vectors([1, 2], 2).tolist()
-    [[0, 2], [1, 1]]
-    """
-    rows = np.zeros((1, 0), dtype=np.int16)
-    sums = np.zeros(1, dtype=np.int16)
-    for cap in caps:
-        pieces, piece_sums = [], []
-        for c in range(min(cap, total) + 1):
-            keep = sums + c <= total
-            pieces.append(np.hstack([rows[keep], np.full((int(keep.sum()), 1), c, dtype=np.int16)]))
-            piece_sums.append(sums[keep] + c)
-        rows = np.vstack(pieces)
-        sums = np.concatenate(piece_sums)
-    out = rows[sums == total]
-    order = np.lexsort(out.T[::-1])
-    result: np.ndarray = out[order]
-    return result
-
-
 # --- the compiled tables --------------------------------------------------------------
 
 
@@ -400,6 +384,7 @@ class Tables:
     flush_matters: bool  # some class changes value when one-suited
     built_in: float = 0.0  # seconds spent building (0 when read from the cache)
     from_cache: bool = False
+    suit_table: SuitTable | None = None  # values by reduced suit key (mode "suitclass")
     _index: dict[Strength, int] | None = None
 
     @property

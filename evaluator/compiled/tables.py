@@ -38,9 +38,12 @@ Lowest-card wild is decided on the whole holding: the lowest natural rank held
 turns wild before the key is formed. A suit tie-break (``suits.tiebreak``)
 orders hands of equal value by the suits of the cards that play: the tables
 give the value of every subset and the suit key is computed from the cards
-(see ``fast.py``). What the tables cannot see -- a pattern that names a suit,
-a non-wild joker, a suit tie-break together with wild cards -- is evaluated by
-the generic path and numbered with the same dense values.
+(see ``fast.py``). Patterns that look at suits within the hand (``flush(k)``,
+``run(k, flush)``, ``suits``) and ``hand.best_subset`` are valued by suit class
+and keyed by a reduced suit key (``suittable.py``, ``suitkey.py``). What the
+tables cannot see -- a pattern that names a suit, a non-wild joker, a suit
+tie-break together with wild cards -- is evaluated by the generic path and
+numbered with the same dense values.
 
 The key encoding is :mod:`evaluator.compiled.table_layout`; the disk cache
 (signed, checked, rebuilt when anything is off) is
@@ -59,17 +62,16 @@ from ..core.errors import CardError, error
 from ..core.progress import Bar
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
+from .classgrid import NO_HAND, count_vectors, grow, sorted_table
 from .suitclasses import holdings, supported
+from .suittable import SUIT_MODE, build_suit_table, enumerate_classes
 from .table_cache import cache_enabled, cache_path, read_cache, write_cache
 from .table_layout import (
     EXTRA_CARDS,
-    NO_HAND,
     CardModel,
-    Layout,
     Strength,
     Tables,
     card_model,
-    count_vectors,
     value_part,
 )
 
@@ -139,7 +141,14 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
-    if engine.by_suit_class:
+    classes = []
+    if model.mode == SUIT_MODE:
+        # every holding class by suit, valued once: the suit tables (suitkey.py)
+        classes = enumerate_classes(ruleset, model, engine, lambda done: report(min(0.8, done / 200_000)))
+        for item in classes:
+            if item.strength is not None:
+                strengths[item.strength] = None
+    elif engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four
         # flush): every strength of a suit class, numbered with the rest
         why_not = supported(ruleset, size)
@@ -163,10 +172,10 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     nf: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     fl: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for k, rows in small.items():
-        nf[k] = _sorted(layout.keys(rows), values(raw_nf[k]))
+        nf[k] = sorted_table(layout.keys(rows), values(raw_nf[k]))
     flush_rows = np.array(fl_rows, dtype=np.int16).reshape(-1, layout.digits)
     suit_offsets = np.array(fl_suit, dtype=np.int64) << layout.key_bits
-    fl[size] = _sorted(layout.keys(flush_rows) + suit_offsets, values(raw_fl))
+    fl[size] = sorted_table(layout.keys(flush_rows) + suit_offsets, values(raw_fl))
 
     # 2. dominance: is a one-suited five-card class ever worse than unsuited?
     five_keys, five_values = nf[size]
@@ -181,9 +190,19 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         fl[k] = grow_suited(model, k, fl[k - 1])
         report(0.8 + 0.2 * (k - size) / max(top - size, 1))
     categories = np.array([_category_index(ruleset, s) for s in ordered], dtype=np.int16)
+    suit_table = build_suit_table(classes, index, model, caps, EXTRA_CARDS) if model.mode == SUIT_MODE else None
     report(1.0)
     return Tables(
-        ruleset, model, ordered, categories, nf, fl, dominant, flush_matters, built_in=time.monotonic() - started
+        ruleset,
+        model,
+        ordered,
+        categories,
+        nf,
+        fl,
+        dominant,
+        flush_matters,
+        built_in=time.monotonic() - started,
+        suit_table=suit_table,
     )
 
 
@@ -196,29 +215,6 @@ def _spread(ranks: list[str], suits: Sequence[str]) -> list[Card]:
     """Cards of the given ranks in suits that are not all the same. Cycling through
     the suits uses a card at most ceil(count / suits) times: within the packs."""
     return [Card(rank, suits[i % len(suits)]) for i, rank in enumerate(ranks)]
-
-
-def _sorted(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(keys, kind="stable")
-    return keys[order].astype(np.int64), values[order].astype(np.int32)
-
-
-def grow(
-    layout: Layout, caps: Sequence[int], k: int, smaller: tuple[np.ndarray, np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Values of every ``k``-card class: the best of its classes one card smaller."""
-    rows = count_vectors(caps, k)
-    keys = layout.keys(rows)
-    best = np.full(len(rows), NO_HAND, dtype=np.int32)
-    small_keys, small_values = smaller
-    for digit in range(layout.digits):
-        has = rows[:, digit] > 0
-        if not has.any():
-            continue
-        parent = keys[has] - layout.place(digit)
-        found = np.searchsorted(small_keys, parent)
-        best[has] = np.maximum(best[has], small_values[found])
-    return _sorted(keys, best)
 
 
 def grow_suited(model: CardModel, k: int, smaller: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -234,7 +230,7 @@ def grow_suited(model: CardModel, k: int, smaller: tuple[np.ndarray, np.ndarray]
         mine = suit_of == suit
         grown_keys, grown_values = grow(layout, caps, k, (keys[mine] & layout.key_mask, values[mine]))
         pieces.append((grown_keys + (np.int64(suit) << layout.key_bits), grown_values))
-    return _sorted(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
+    return sorted_table(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
 
 
 def ensure_tables(tables: Tables, k: int) -> None:

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled.batch_rank import _flush_values, _suit_tables, direct_many
-from ..compiled.table_layout import BATCH_CARDS, count_vectors
+from ..compiled.classgrid import count_vectors
+from ..compiled.table_layout import BATCH_CARDS
 
 
 class SharedBoard:

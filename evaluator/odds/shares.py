@@ -100,6 +100,10 @@ class ShareEngine:
             elif ranker.mode == "suited":
                 held = ranker.size if self.subsets is not None else self.hole + self.board
                 weight += 20 * comb(held, ranker.size) if held >= ranker.size else 20
+            elif ranker.mode == "suitclass":
+                # a hand reaching the table's suit threshold may rank its subsets
+                held = ranker.size if self.subsets is not None else self.hole + self.board
+                weight += 5 * comb(held, ranker.size) if held > ranker.size else 2
             else:
                 weight += 1
         return self.players * self.boards * per_player * weight

@@ -1,0 +1,211 @@
+"""Batch ranking on the suit-class tables (``CardModel.mode == "suitclass"``, see ``suittable.py``).
+
+Rows are ranked chunk by chunk as on the direct path: the codes of a row are
+summed, the sum's rank key is ranked densely (``fast.DenseIndex``) into the
+plain table, and one AND on the suit counters finds the rows some suit of
+which reaches the threshold. Only those rows build their reduced key -- the
+rank keys of the suits that reach it, sorted -- which is hashed to one int64
+(wrapping products, checked free of collisions on the table) and found in an
+open-addressing table. Holdings above ``hand.size`` cards rank such rows by their
+``hand.size`` subsets.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from .classgrid import NO_HAND
+from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
+
+#: Seeds tried for the hash of reduced keys (the first without a collision is kept).
+HASH_SEEDS = range(8)
+
+
+class HashTable:
+    """Values by int64 key in an open-addressing table (linear probing), looked up vectorised.
+
+    Every key looked up is in the table (the keys of valid holdings), so a probe
+    stops at its key; the table is four times the keys, so most stop at once.
+    """
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
+        bits = max(4, int(4 * len(keys) - 1).bit_length())
+        self.shift = np.uint64(64 - bits)
+        size = 1 << bits
+        self.keys = np.zeros(size, dtype=np.int64)
+        self.values = np.full(size, NO_HAND, dtype=np.int64)
+        used = np.zeros(size, dtype=bool)
+        self.probes = 1
+        slots = self.slots(keys).tolist()
+        for key, value, slot in zip(keys.tolist(), values.tolist(), slots, strict=False):
+            probe = 1
+            while used[slot]:
+                slot = (slot + 1) & (size - 1)
+                probe += 1
+            used[slot] = True
+            self.keys[slot], self.values[slot] = key, value
+            self.probes = max(self.probes, probe)
+        self.mask = size - 1
+
+    def slots(self, keys: np.ndarray) -> np.ndarray:
+        """The first slot of each key: its top bits."""
+        found: np.ndarray = (keys.view(np.uint64) >> self.shift).astype(np.intp)
+        return found
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        """The value of each key (all present)."""
+        slot = self.slots(keys)
+        out: np.ndarray = self.values[slot]
+        pending = np.flatnonzero(self.keys[slot] != keys)
+        for _ in range(self.probes - 1):
+            if not len(pending):
+                break
+            slot[pending] = (slot[pending] + 1) & self.mask
+            hit = self.keys[slot[pending]] == keys[pending]
+            out[pending[hit]] = self.values[slot[pending[hit]]]
+            pending = pending[~hit]
+        return out
+
+
+class SuitBatch:
+    """``rank_many`` of one ruleset on its suit-class tables."""
+
+    def __init__(self, ranker: Any, dense_index: Any) -> None:
+        table: SuitTable = ranker.tables.suit_table
+        layout = ranker.layout
+        self.ranker = ranker
+        self.size: int = ranker.size
+        self.layout = layout
+        self.shift = layout.shift
+        self.codes: np.ndarray = ranker.codes
+        self.table = table
+        bias = sum(
+            ((1 << (layout.suit_bits - 1)) - table.threshold) << (layout.suit_bits * s) for s in range(layout.suits)
+        )
+        self.first_codes = self.codes + np.int64(bias)  # the first column carries the counters' bias
+        self.reach = np.int64(layout.flush_bits)
+        self.bits = [np.int64(layout.suit_flush_bit(s)) for s in range(layout.suits)]
+        self.suit_codes = [np.where(self.codes & layout.suit_one(s), self.codes, 0) for s in range(layout.suits)]
+        for seed in HASH_SEEDS:
+            self.multipliers = np.random.default_rng(seed).integers(1, 1 << 62, layout.suits + 1, dtype=np.int64) | 1
+            hashed = self.hash(table.rank_keys, table.suit_keys.T)
+            if len(np.unique(hashed)) == len(hashed):
+                break
+        else:  # pragma: no cover - eight 64-bit hashes colliding on one table
+            raise RuntimeError("internal error: no collision-free hash of the suit table")
+        self.lookup = HashTable(hashed, table.values.astype(np.int64))
+        # at most one suit of a hand reaches the threshold (a wild card counts in every suit)?
+        wilds = min(ranker.model.wild_cap, self.size) if layout.has_wild_digit else 0
+        self.single = 2 * table.threshold > self.size + wilds
+        # which suit reaches, by the reach bits of a sum (shifted down to the first one)
+        self.reach_shift = layout.suit_bits - 1
+        which = np.zeros(1 << (layout.shift - self.reach_shift), dtype=np.intp)
+        for s in reversed(range(layout.suits)):
+            which[np.flatnonzero(np.arange(len(which)) & (1 << (layout.suit_bits * s)))] = s
+        self.which = which
+        self.suit_code_table = np.concatenate(self.suit_codes)  # [suit * deck + id]
+        # rank keys of the rows no suit of which reaches the threshold, by card count
+        plain = table.suit_keys[:, 0] == ABSENT
+        self.plain_keys = table.rank_keys[plain]
+        self.plain_values = table.values[plain]
+        self.plain_cards = card_counts(layout, self.plain_keys)
+        self.dense_index = dense_index  # fast.DenseIndex (passed in: fast.py imports this module)
+        self.index: Any = None
+        self.dense: dict[int, np.ndarray] = {}
+        self.dominant = reaching_never_hurts(table, layout, self.size)
+
+    def hash(self, rank_keys: np.ndarray, suit_keys: np.ndarray) -> np.ndarray:
+        """One int64 per reduced key; ``suit_keys`` has one row per suit (wrapping products)."""
+        unsigned = self.multipliers.astype(np.uint64)
+        out = rank_keys.astype(np.uint64) * unsigned[0]
+        for s, keys in enumerate(suit_keys):
+            out += (keys + 1).astype(np.uint64) * unsigned[s + 1]
+        hashed: np.ndarray = out.view(np.int64)
+        return hashed
+
+    def dense_plain(self, k: int) -> np.ndarray:
+        """Values of ``k``-card holdings no suit of which reaches the threshold, by dense rank index."""
+        if k not in self.dense:
+            if self.index is None or k > self.index.top:
+                self.index = self.dense_index(self.layout, max(k, self.size + 2))
+                self.dense.clear()
+            if k >= self.size:
+                if k not in self.table.plain:
+                    grow_plain(self.table, self.ranker.model, self.ranker.model.caps, k)
+                keys, values = self.table.plain[k]
+            else:
+                mine = self.plain_cards == k
+                keys, values = self.plain_keys[mine], self.plain_values[mine]
+            dense = np.full(self.index.count(k), NO_HAND, dtype=np.int64)
+            dense[self.index.index(keys, k)] = values
+            self.dense[k] = dense
+        return self.dense[k]
+
+    def reduced_values(self, columns: np.ndarray, total: np.ndarray) -> np.ndarray:
+        """Values of holdings of at most ``hand.size`` cards by reduced key (``columns``: ids, (k, n))."""
+        rank_keys = total >> self.shift
+        if self.single:
+            # one suit reaches: its rank key alone, summed through a table by (suit, id)
+            offset = self.which[(total & self.reach) >> self.reach_shift] * len(self.codes)
+            sub = self.suit_code_table[offset + columns[0]]
+            for column in columns[1:]:
+                sub += self.suit_code_table[offset + column]
+            keyed = (sub >> self.shift)[None, :]
+        else:
+            subs = np.zeros((len(self.suit_codes), columns.shape[1]), dtype=np.int64)
+            for column in columns:
+                for s, codes in enumerate(self.suit_codes):
+                    subs[s] += codes[column]
+            reached = np.stack([(total & bit) != 0 for bit in self.bits])
+            keyed = -np.sort(-np.where(reached, subs >> self.shift, ABSENT), axis=0)
+        return self.lookup.find(self.hash(rank_keys, keyed))
+
+    def rank(self, ids: np.ndarray) -> np.ndarray:
+        """Values of an (n, k) array of checked card ids."""
+        n, k = ids.shape
+        out = np.empty(n, dtype=np.int64)
+        dense = self.dense_plain(k)
+        index = self.index
+        reached_rows: list[np.ndarray] = []
+        reached_totals: list[np.ndarray] = []
+        for start, columns in self.ranker._blocks(ids, len(self.codes)):
+            total = self.first_codes[columns[0]]
+            for column in columns[1:]:
+                total += self.codes[column]
+            out[start : start + len(total)] = dense[index.index(total >> self.shift, k)]
+            rows = np.flatnonzero(total & self.reach)
+            if len(rows):
+                reached_rows.append(rows + start)
+                reached_totals.append(total[rows])
+        if reached_rows:
+            # the rows some suit of which reaches the threshold, all at once (few numpy calls)
+            rows = np.concatenate(reached_rows)
+            columns = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
+            if k <= self.size:
+                out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
+            else:
+                out[rows] = self.best_subsets(columns, out[rows] if self.dominant else None)
+        return out
+
+    def best_subsets(self, columns: np.ndarray, floor: np.ndarray | None) -> np.ndarray:
+        """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
+        ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
+        best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
+        for subset in combinations(range(len(columns)), self.size):
+            part = columns[list(subset)]
+            total = self.first_codes[part[0]]
+            for column in part[1:]:
+                total += self.codes[column]
+            rows = np.flatnonzero(total & self.reach)
+            if floor is None:
+                value = self.dense_plain(self.size)[self.index.index(total >> self.shift, self.size)]
+                if len(rows):
+                    value[rows] = self.reduced_values(part[:, rows], total[rows])
+                np.maximum(best, value, out=best)
+            elif len(rows):
+                reached = self.reduced_values(part[:, rows], total[rows])
+                best[rows] = np.maximum(best[rows], reached)
+        return best

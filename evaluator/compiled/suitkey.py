@@ -1,0 +1,131 @@
+"""The per-call closure of the suit-class tables (``CardModel.mode == "suitclass"``).
+
+The tables themselves -- the threshold, the reduced keys, the plain tables --
+are built in ``suittable.py``; the batch form is ``suitbatch.py``. Per call, a
+hand's codes are summed once with a bias that sets a suit counter's top bit
+when the suit (a wild card counting in every suit) reaches the threshold: no
+bit set is one lookup on the rank key; otherwise the rank keys of the suits
+that reach it, sorted, complete the key. A holding above ``hand.size`` cards
+starts from its plain value when reaching the threshold never hurts, and ranks
+only the subsets that keep a suit at the threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from ..core.errors import CardError, error
+from .card_ids import not_codes
+from .classgrid import NO_HAND
+from .suittable import ABSENT, SuitTable, reaching_never_hurts
+
+Rank = Callable[[Sequence[int]], int]
+
+
+def python_key(rank_key: int, subs: Sequence[int], field: int) -> int:
+    """The reduced key as one Python integer: the rank key, then each suit key plus one in its own field.
+
+    >>> python_key(5, [3, 0], 4)
+    325
+    """
+    key = rank_key
+    step = field
+    for sub in subs:
+        key += (sub + 1) << step
+        step += field
+    return key
+
+
+def suit_rank(ranker: Any) -> Rank:
+    """The per-call closure: one sum and one AND for hands no suit of which reaches the threshold."""
+    table: SuitTable = ranker.tables.suit_table
+    layout = ranker.layout
+    shift = layout.shift
+    size = ranker.size
+    low = ranker.low
+    name = ranker.ruleset.name
+    threshold = table.threshold
+    bias = sum(((1 << (layout.suit_bits - 1)) - threshold) << (layout.suit_bits * s) for s in range(layout.suits))
+    reach = layout.flush_bits
+    field = layout.key_bits + 1
+    tests = [(layout.suit_flush_bit(s), layout.suit_one(s)) for s in range(layout.suits)]
+    plain_items: dict[int, int] = {}
+    keyed: dict[int, int] = {}
+    for rank_key, subs, value in zip(
+        table.rank_keys.tolist(), table.suit_keys.tolist(), table.values.tolist(), strict=False
+    ):
+        held = [sub for sub in subs if sub != ABSENT]
+        if held:
+            keyed[python_key(rank_key, held, field)] = value
+        else:
+            plain_items[rank_key] = value
+    for keys, values in table.plain.values():
+        plain_items.update(zip(keys.tolist(), values.tolist(), strict=False))
+    plain: dict[int, int] = ranker.grown(plain_items, max(table.plain))
+    dominant = reaching_never_hurts(table, layout, size)
+
+    def missing(codes: Sequence[int]) -> int:
+        if len(codes) < low:
+            raise error(CardError, "C104", f"{len(codes)} cards given; {name} needs at least {low}", "<cards>")
+        raise error(CardError, "C102", not_codes(name), "<cards>")
+
+    def bigger(codes: Sequence[int], total: int) -> int:
+        # more than hand.size cards, some suit reaching the threshold
+        if not dominant:
+            return max(rank_suits(subset) for subset in combinations(codes, size))
+        # the plain value is a floor (reaching never hurts): only the subsets that
+        # keep a suit at the threshold can beat it
+        best = plain[total >> shift]
+        for bit, one in tests:
+            if total & bit:
+                inside = [code for code in codes if code & one]
+                outside = [code for code in codes if not code & one]
+                for kept in range(threshold, min(len(inside), size) + 1):
+                    for some in combinations(inside, kept):
+                        for rest in combinations(outside, size - kept):
+                            value = rank_suits(some + rest)
+                            if value > best:
+                                best = value
+        return best
+
+    def several(codes: Sequence[int], total: int) -> int:
+        # hand.size cards or fewer, any number of suits reaching the threshold
+        subs = [sum([code for code in codes if code & one]) >> shift for bit, one in tests if total & bit]
+        subs.sort(reverse=True)
+        key = total >> shift
+        step = field
+        for sub in subs:  # python_key, inlined
+            key += (sub + 1) << step
+            step += field
+        value = keyed.get(key)
+        return missing(codes) if value is None else value
+
+    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
+    if 2 * threshold > size + wilds:
+        # at most one suit of a hand reaches the threshold (a wild card counts in every
+        # suit): its rank key is the only suit key
+        def rank_suits(codes: Sequence[int]) -> int:
+            total = sum(codes, bias)
+            if not total & reach:
+                return plain[total >> shift]
+            if len(codes) > size:
+                return bigger(codes, total)
+            for bit, one in tests:
+                if total & bit:
+                    value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
+                    return missing(codes) if value is None else value
+            return NO_HAND  # pragma: no cover - a reach bit is set
+
+    else:
+
+        def rank_suits(codes: Sequence[int]) -> int:
+            total = sum(codes, bias)
+            if not total & reach:
+                return plain[total >> shift]
+            if len(codes) > size:
+                return bigger(codes, total)
+            return several(codes, total)
+
+    return rank_suits

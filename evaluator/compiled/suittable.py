@@ -1,0 +1,219 @@
+"""Tables keyed by suit class: the fast path of rulesets whose patterns look at suits within the hand.
+
+``flush(k)``, ``run(k, flush)``, ``suits`` and ``hand.best_subset`` see which
+cards share a suit, so a hand's rank multiset does not decide its value. What
+does is its *suit class* (``suitclasses.py``): the rank multiset and, up to a
+renaming of suits, the ranks each suit holds. Most of that is seldom needed:
+a four flush only matters once a suit holds four cards. The tables therefore
+pick a **threshold** ``t`` from the data: the largest ``t`` such that every
+holding of at most ``hand.size`` cards is valued exactly by its *reduced key*
+
+    (rank key, sorted rank keys of the suits holding at least ``t`` cards)
+
+where a wild card counts in every suit. A hand no suit of which reaches ``t``
+is one lookup on its rank key, as on the direct path (one AND on the same
+suit counters tells); the others add the suits that reach ``t``. ``t = 1``
+is the whole suit class, so a threshold always exists.
+
+Holdings above ``hand.size`` play their best ``hand.size`` subset: when no suit
+reaches ``t`` every subset is plain too, and a grown rank table answers at once;
+otherwise the subsets are ranked (per call, or vectorised in batch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .classgrid import NO_HAND, count_vectors, grow, sorted_table
+from .suitclasses import holdings, supported
+
+if TYPE_CHECKING:
+    from ..engine.evaluate import Engine
+    from ..rules.ruleset import Rules
+
+# (``CardModel`` and ``Layout`` of ``tables.py`` are duck-typed here: tables.py imports this module)
+CardModel = Any
+Layout = Any
+
+
+#: The evaluation mode of rulesets on these tables (``CardModel.mode``).
+SUIT_MODE = "suitclass"
+#: Absent suit in a row of reduced keys (suit keys are sorted high first, absent last).
+ABSENT = -1
+
+
+def why_not_suit_mode(ruleset: Rules, engine: Engine, dead_jokers: bool) -> str | None:
+    """Why a ruleset whose patterns look at suits within the hand stays generic, or None.
+
+    Suit classes need interchangeable suits (one pack, no single wild cards), no
+    suit named in a pattern, no suit tie-break, no lowest-card wild and no jokers
+    that are not wild.
+    """
+    if not engine.by_suit_class:
+        return "the patterns do not look at suits within the hand"
+    why = supported(ruleset, ruleset.hand_size)
+    if why is not None:
+        return why
+    if engine.flush_needs_suit:
+        return "a pattern names a suit"
+    if ruleset.tiebreak != "none":
+        return "a suit tie-break"
+    if dead_jokers:
+        return "the deck has jokers that are not wild"
+    return None
+
+
+@dataclass
+class SuitTable:
+    """Values of every holding class up to ``hand.size`` cards by reduced key.
+
+    ``rank_keys[i]`` and ``suit_keys[i]`` (one row per class, the rank keys of
+    the suits that reach ``threshold``, high first, ``ABSENT`` padded) make the
+    reduced key of ``values[i]``. ``plain[k]`` holds the complete sorted rank
+    tables of ``k``-card holdings no suit of which reaches the threshold, for
+    ``k`` from ``hand.size`` up (grown like ``tables.grow``).
+    """
+
+    threshold: int
+    rank_keys: np.ndarray
+    suit_keys: np.ndarray
+    values: np.ndarray
+    plain: dict[int, tuple[np.ndarray, np.ndarray]]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays to cache (``plain`` is grown again on reading)."""
+        return {
+            "suit_threshold": np.array([self.threshold], dtype=np.int64),
+            "suit_rank_keys": self.rank_keys,
+            "suit_suit_keys": self.suit_keys,
+            "suit_values": self.values,
+        }
+
+
+@dataclass
+class _Class:
+    rank_key: int
+    counts: list[int]  # per suit: cards that count in it (naturals of the suit and every wild)
+    subs: list[int]  # per suit: the rank key of those cards
+    strength: Any
+
+
+def enumerate_classes(
+    ruleset: Rules, model: CardModel, engine: Engine, progress: Callable[[float], None]
+) -> list[_Class]:
+    """Every holding class of ``hand.min`` to ``hand.size`` cards, valued by the generic evaluator."""
+    layout = model.layout
+    shift = layout.shift
+    code_of = dict(zip(model.cards, model.codes, strict=False))
+    ones = [layout.suit_one(s) for s in range(layout.suits)]
+    low = max(ruleset.hand_min, 1)
+    found: list[_Class] = []
+    for k in range(low, ruleset.hand_size + 1):
+        for held, _ in holdings(ruleset, k):
+            fill = engine.best(held, engine.candidates(held))
+            codes = [code_of[card] for card in held]
+            per_suit = [[code for code in codes if code & one] for one in ones]
+            found.append(
+                _Class(
+                    sum(codes) >> shift,
+                    [len(cards) for cards in per_suit],
+                    [sum(cards) >> shift for cards in per_suit],
+                    fill.strength[:3] if fill is not None else None,
+                )
+            )
+            if len(found) % 4096 == 0:
+                progress(len(found))
+    return found
+
+
+def reduced(item: _Class, threshold: int) -> tuple[int, tuple[int, ...]]:
+    """The reduced key of a class: its rank key and the sorted rank keys of the suits reaching ``threshold``."""
+    subs = sorted((sub for sub, count in zip(item.subs, item.counts, strict=False) if count >= threshold), reverse=True)
+    return item.rank_key, tuple(subs)
+
+
+def build_suit_table(
+    classes: list[_Class], index: dict[Any, int], model: CardModel, caps: Sequence[int], extra: int
+) -> SuitTable:
+    """Pick the threshold (the largest that values every class exactly) and lay out the table."""
+    values = [index[item.strength] if item.strength is not None else NO_HAND for item in classes]
+    size = model.ruleset.hand_size
+    chosen: dict[tuple[int, tuple[int, ...]], int] = {}
+    threshold = 1
+    for candidate in range(size, 0, -1):
+        seen: dict[tuple[int, tuple[int, ...]], int] = {}
+        exact = True
+        for item, value in zip(classes, values, strict=False):
+            key = reduced(item, candidate)
+            if seen.setdefault(key, value) != value:
+                exact = False
+                break
+        if exact:
+            threshold, chosen = candidate, seen
+            break
+    suits = model.layout.suits
+    rank_keys = np.array([key[0] for key in chosen], dtype=np.int64)
+    suit_keys = np.full((len(chosen), suits), ABSENT, dtype=np.int64)
+    for row, (_, subs) in enumerate(chosen):
+        suit_keys[row, : len(subs)] = subs
+    table = SuitTable(threshold, rank_keys, suit_keys, np.array(list(chosen.values()), dtype=np.int32), {})
+    grow_plain(table, model, caps, size + extra)
+    return table
+
+
+def grow_plain(table: SuitTable, model: CardModel, caps: Sequence[int], top: int) -> None:
+    """The complete plain rank tables from ``hand.size`` cards to ``top`` (unreachable classes: no hand)."""
+    layout = model.layout
+    size = model.ruleset.hand_size
+    if size not in table.plain:
+        keys = layout.keys(count_vectors(caps, size))
+        values = np.full(len(keys), NO_HAND, dtype=np.int32)
+        plain = table.suit_keys[:, 0] == ABSENT
+        sizes = card_counts(layout, table.rank_keys[plain])
+        mine = table.rank_keys[plain][sizes == size]
+        order = np.argsort(keys)
+        where = order[np.searchsorted(keys[order], mine)]
+        values[where] = table.values[plain][sizes == size]
+        table.plain[size] = sorted_table(keys, values)
+    for k in range(max(table.plain) + 1, top + 1):
+        table.plain[k] = grow(layout, caps, k, table.plain[k - 1])
+
+
+def card_counts(layout: Layout, keys: np.ndarray) -> np.ndarray:
+    """The number of cards of each rank key (``Layout.decode`` summed, vectorised)."""
+    total = np.zeros(len(keys), dtype=np.int64)
+    for part, shift, bits in zip(layout.parts, layout.part_shift, layout.part_bits, strict=False):
+        value = (keys >> shift) & ((1 << bits) - 1)
+        for d in part:
+            value, count = np.divmod(value, layout.radix[d])
+            total += count
+    return total
+
+
+def reaching_never_hurts(table: SuitTable, layout: Layout, size: int) -> bool:
+    """True when no hand of ``hand.size`` cards is worth less than its rank multiset with no suit
+    at the threshold: then a bigger holding's plain value is a floor of its best subset."""
+    reaching = table.suit_keys[:, 0] != ABSENT
+    mine = reaching & (card_counts(layout, table.rank_keys) == size)
+    keys, values = table.plain[size]
+    floor = values[np.minimum(np.searchsorted(keys, table.rank_keys[mine]), len(keys) - 1)]
+    return bool(np.all(table.values[mine] >= floor))
+
+
+def read_suit_table(arrays: dict[str, np.ndarray], model: CardModel, caps: Sequence[int], extra: int) -> SuitTable:
+    """The table back from cached arrays (``SuitTable.arrays``)."""
+    table = SuitTable(
+        int(arrays["suit_threshold"][0]),
+        arrays["suit_rank_keys"],
+        arrays["suit_suit_keys"],
+        arrays["suit_values"],
+        {},
+    )
+    if table.suit_keys.ndim != 2 or not len(table.rank_keys) == len(table.suit_keys) == len(table.values):
+        raise ValueError("suit table shape")
+    grow_plain(table, model, caps, model.ruleset.hand_size + extra)
+    return table

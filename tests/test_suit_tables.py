@@ -1,0 +1,223 @@
+"""The suit-class tables (``evaluator/compiled/suitkey.py``, ``suitbatch.py``) against the generic evaluator.
+
+Rulesets whose patterns look at suits within the hand (``flush(k)``,
+``run(k, flush)``, ``suits``) or that play the best subset (badugi) rank on
+tables keyed by a reduced suit key. The generic evaluator (``Engine.best``) is
+the oracle: a fast value is right when it equals ``FastRanker.from_strength``
+of the generic ``Fill.strength`` -- the same number, so the same order.
+
+1. The threshold the tables pick is the smallest suit count a pattern asks for.
+2. Every hand of a stripped deck, for a suit-form ruleset with and without a
+   wild joker: per call == batch == generic.
+3. Random holdings of every size the catalogue rulesets take (fewer cards than
+   a hand, a hand, seven and ten cards): per call == batch == generic.
+4. Badugi: every holding class of one to four cards.
+5. The tables survive the disk cache; bad codes and short hands fail clearly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import evaluator
+from evaluator.compiled.fast import ruleset_ranker
+from evaluator.compiled.suitclasses import holdings
+from evaluator.compiled.suittable import SUIT_MODE
+from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
+from evaluator.core.errors import CardError
+from evaluator.core.resources import CACHE_ENV
+from evaluator.rules.cards import Card
+from evaluator.ruleset import Ruleset
+
+SUIT_RULESETS = ("four-flush", "freak-hands", "badugi")
+
+STRIPPED = """extends: standard
+deck: {{ranks: [{ranks}], jokers: {jokers}}}
+wild: {{jokers: {wild}}}
+categories:
+  five_of_a_kind: {{pattern: "XXXXX"}}
+  big_bobtail:    {{pattern: "run(4, flush)"}}
+  little_bobtail: {{pattern: "run(3, flush)"}}
+  four_flush:     {{pattern: "flush(4)"}}
+  rainbow:        {{pattern: "suits = 4"}}
+order: [five_of_a_kind, royal_flush, straight_flush, four_of_a_kind, big_bobtail, full_house, flush,
+        straight, little_bobtail, three_of_a_kind, two_pair, four_flush, rainbow, pair, high_card]
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cache folder for the module (``$POKERRULES_CACHE`` when already set)."""
+    import os
+
+    if os.environ.get(CACHE_ENV):
+        yield Path(os.environ[CACHE_ENV])
+        return
+    folder = tmp_path_factory.mktemp("suit-table-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder))
+        yield folder
+
+
+def generic(rs: Ruleset, cards: Sequence[Card]) -> int:
+    """The oracle: the generic evaluator's best fill, numbered as the fast path numbers."""
+    engine = rs.engine
+    fill = engine.best(list(cards), engine.candidates(list(cards)))
+    return ruleset_ranker(rs).from_strength(fill.strength) if fill is not None else NO_HAND
+
+
+def check_ids(rs: Ruleset, hands: list[list[int]]) -> None:
+    """Per call == generic for every hand (card ids), and batch == per call."""
+    deck = list(rs.deck)
+    codes = ruleset_ranker(rs).code_list
+    per_call = [rs.rank(tuple(codes[i] for i in hand)) for hand in hands]
+    wrong = [
+        (" ".join(str(deck[i]) for i in hand), got, want)
+        for hand, got in zip(hands, per_call, strict=True)
+        if got != (want := generic(rs, [deck[i] for i in hand]))
+    ]
+    assert not wrong, f"{len(wrong)} of {len(hands)} differ from the generic evaluator, e.g. {wrong[:3]}"
+    for k in {len(hand) for hand in hands}:
+        rows = [i for i, hand in enumerate(hands) if len(hand) == k]
+        batch = rs.rank_many(np.array([hands[i] for i in rows], dtype=np.int64)).tolist()
+        assert batch == [per_call[i] for i in rows], f"batch differs from per call on {k}-card hands"
+
+
+def stripped(tmp_path: Path, ranks: str, joker: bool) -> Ruleset:
+    """A suit-form ruleset on a short deck (every five-card hand can be checked)."""
+    path = tmp_path / f"stripped-{'joker' if joker else 'plain'}.yaml"
+    text = STRIPPED.format(ranks=", ".join(ranks), jokers=int(joker), wild="true" if joker else "false")
+    path.write_text(text)
+    return evaluator.load(str(path))
+
+
+# --- 1. the threshold --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "threshold"),
+    [
+        ("four-flush", 4),  # flush(4): a suit matters from four cards
+        ("freak-hands", 2),  # run(2, flush) in the straight flush house: from two
+        ("badugi", 2),  # two cards of a suit are already not a badugi
+    ],
+)
+def test_the_threshold_is_the_smallest_suit_count_a_pattern_asks_for(name: str, threshold: int) -> None:
+    ranker = ruleset_ranker(evaluator.load(name))
+    assert ranker.mode == SUIT_MODE
+    assert ranker.tables.suit_table is not None
+    assert ranker.tables.suit_table.threshold == threshold
+
+
+def test_catalogue_rulesets_with_suit_forms_leave_the_generic_path() -> None:
+    for name in SUIT_RULESETS:
+        assert ruleset_ranker(evaluator.load(name)).mode == SUIT_MODE, name
+
+
+# --- 2. every hand of a stripped deck ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("joker", [False, True], ids=["no-joker", "one-joker"])
+def test_every_five_card_hand_of_a_stripped_deck(joker: bool, tmp_path: Path) -> None:
+    rs = stripped(tmp_path, "TJQKA" if joker else "9TJQKA", joker)
+    assert ruleset_ranker(rs).mode == SUIT_MODE
+    hands = [list(hand) for hand in combinations(range(len(rs.deck)), 5)]
+    check_ids(rs, hands)
+
+
+@pytest.mark.parametrize("joker", [False, True], ids=["no-joker", "one-joker"])
+def test_seven_card_hands_of_a_stripped_deck(joker: bool, tmp_path: Path) -> None:
+    rs = stripped(tmp_path, "9TJQKA", joker)
+    rng = random.Random(7)
+    hands = [rng.sample(range(len(rs.deck)), k) for k in (6, 7) for _ in range(300)]
+    check_ids(rs, hands)
+
+
+# --- 3. random holdings of the catalogue rulesets ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SUIT_RULESETS)
+def test_random_holdings_of_every_size(name: str) -> None:
+    rs = evaluator.load(name)
+    rng = random.Random(15)
+    sizes = sorted({max(rs.hand_min, 1), rs.hand_size - 1, rs.hand_size, rs.hand_size + 1, 7, 10})
+    for k in sizes:
+        if k < max(rs.hand_min, 1):
+            continue
+        count = 400 if k <= rs.hand_size else (60 if k < 10 else 15)
+        check_ids(rs, [rng.sample(range(len(rs.deck)), k) for _ in range(count)])
+
+
+@pytest.mark.parametrize("name", ["four-flush", "freak-hands"])
+def test_hands_where_suits_decide(name: str) -> None:
+    """Hands built to reach the threshold: four of a suit, three in a run, two suits of three."""
+    rs = evaluator.load(name)
+    deck = list(rs.deck)
+    rng = random.Random(3)
+    by_suit = {suit: [i for i, card in enumerate(deck) if card.suit == suit] for suit in rs.suits}
+    others = [i for i, card in enumerate(deck) if card.is_joker]
+    hands = []
+    for _ in range(300):
+        first, second = rng.sample(list(rs.suits), 2)
+        k = rng.choice([5, 6, 7])
+        take = rng.choice([3, 4, 5])
+        hand = rng.sample(by_suit[first], take) + rng.sample(by_suit[second], min(k - take, 3))
+        rest = [i for i in range(len(deck)) if i not in hand]
+        hand += rng.sample(rest, k - len(hand))
+        if others and rng.random() < 0.3 and others[0] not in hand:
+            hand[-1] = others[0]
+        hands.append(hand)
+    check_ids(rs, hands)
+
+
+# --- 4. badugi: every holding class --------------------------------------------------------------
+
+
+def test_badugi_every_holding_class() -> None:
+    rs = evaluator.load("badugi")
+    deck = list(rs.deck)
+    rng = random.Random(4)
+    hands = []
+    for k in range(1, rs.hand_size + 1):
+        for held, _ in holdings(rs, k):
+            # the class as dealt, its suits renamed at random: values do not depend on the names
+            renamed = dict(zip(rs.suits, rng.sample(list(rs.suits), len(rs.suits)), strict=True))
+            hands.append([deck.index(Card(card.rank, renamed[card.suit or ""])) for card in held])
+    check_ids(rs, hands)
+
+
+# --- 5. the cache and bad input ------------------------------------------------------------------
+
+
+def test_suit_tables_survive_the_disk_cache(tmp_path: Path) -> None:
+    rs = evaluator.load("badugi")
+    built = build_tables(rs)
+    path = tmp_path / "badugi.tables"
+    assert write_cache(built, path)
+    read = read_cache(rs, path)
+    assert read is not None and read.suit_table is not None and built.suit_table is not None
+    assert read.suit_table.threshold == built.suit_table.threshold
+    assert np.array_equal(read.suit_table.rank_keys, built.suit_table.rank_keys)
+    assert np.array_equal(read.suit_table.suit_keys, built.suit_table.suit_keys)
+    assert np.array_equal(read.suit_table.values, built.suit_table.values)
+    for k in built.suit_table.plain:
+        assert np.array_equal(read.suit_table.plain[k][1], built.suit_table.plain[k][1])
+
+
+def test_bad_codes_and_short_hands_fail_clearly() -> None:
+    rs = evaluator.load("four-flush")
+    with pytest.raises(CardError) as short:
+        rs.rank(rs.encode("Ah 9h 7h"))
+    assert short.value.code == "C104"
+    with pytest.raises(CardError) as bad:
+        rs.rank((1, 2, 3, 4, 5))
+    assert bad.value.code == "C102"
+    with pytest.raises(CardError) as repeated:
+        rs.rank_many(np.array([[0, 0, 1, 2, 3]]))
+    assert repeated.value.code == "C103"

@@ -155,7 +155,7 @@ def subsets_many(ranker: BatchRanker, ids: np.ndarray, rank: Rank) -> np.ndarray
     return best
 
 
-class _SuitTables:
+class SuitTables:
     """One-suited values of every count from hand.size to ``top`` in one array."""
 
     def __init__(self, ranker: BatchRanker, top: int) -> None:
@@ -201,7 +201,7 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     # one hand (k == hand.size) is one-suited exactly when its flush bit is set;
     # more cards take the best of both only when being one-suited never hurts
     one_suited = flush_matters and (k == size or (k > size and tables.dominant))
-    suited = _suit_tables(ranker, min(k, BATCH_CARDS)) if one_suited else None
+    suited = suit_tables_of(ranker, min(k, BATCH_CARDS)) if one_suited else None
     index = ranker.index
     table = ranker._code_table
     shift = layout.shift
@@ -241,7 +241,7 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
                     value[rows] = subsets_many(ranker, np.ascontiguousarray(columns[:, rows].T), again)
                 else:
                     plain = value[rows] if k > size else np.full(len(rows), NO_HAND, dtype=np.int64)
-                    value[rows], slow = _flush_values(ranker, suited, columns[:, rows], total[rows], plain)
+                    value[rows], slow = flush_values(ranker, suited, columns[:, rows], total[rows], plain)
                     if len(slow):
                         slow_rows.append(rows[slow] + start)
         out[start:stop] = value
@@ -251,7 +251,7 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     return out
 
 
-def _suit_tables(ranker: BatchRanker, top: int) -> _SuitTables:
+def suit_tables_of(ranker: BatchRanker, top: int) -> SuitTables:
     """The ranker's one-suited tables up to ``top`` cards (built once per dense index)."""
     cache = ranker._batch_cache
     key = f"suit-tables-{top}"
@@ -259,13 +259,13 @@ def _suit_tables(ranker: BatchRanker, top: int) -> _SuitTables:
         ranker._dense_tables(count)  # may rebuild the dense index: before looking at it
     found = cache.get(key)
     if found is None or found.index is not ranker.index:
-        found = cache[key] = _SuitTables(ranker, top)
-    assert isinstance(found, _SuitTables)
+        found = cache[key] = SuitTables(ranker, top)
+    assert isinstance(found, SuitTables)
     return found
 
 
-def _flush_values(
-    ranker: BatchRanker, suited: _SuitTables, columns: np.ndarray, total: np.ndarray, plain: np.ndarray
+def flush_values(
+    ranker: BatchRanker, suited: SuitTables, columns: np.ndarray, total: np.ndarray, plain: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best of the plain value and each flush-capable suit's one-suited value
     (dominant tables); and the rows whose suit holds more than the tables cover."""
@@ -304,13 +304,13 @@ def _flush_values(
 
 def _one_suit_values(
     ranker: BatchRanker,
-    suited: _SuitTables,
+    suited: SuitTables,
     columns: np.ndarray,
     total: np.ndarray,
     plain: np.ndarray,
     flags: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_flush_values` when each row has exactly one flush-capable suit (``flags``: its
+    """:func:`flush_values` when each row has exactly one flush-capable suit (``flags``: its
     counter's top bit): one pass over the rows, each in its own suit, instead of one per suit."""
     layout = ranker.layout
     position = np.frexp(flags.astype(np.float64))[1] - 1  # the one bit set: exact in a double

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import CardError, GameError, error
-from ..engine.showdown import MAX_PLAYERS, _half_rulesets
+from ..engine.showdown import MAX_PLAYERS, half_rulesets
 from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from .fasthand import showdown
 
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 ROWS_PER_CHUNK = 1 << 16
 
 
-class _Half:
+class PotHalf:
     """One half of the pot (the whole pot outside hi-lo), ready for batches."""
 
     def __init__(self, main: Rules, rules: Rules) -> None:
@@ -202,7 +202,7 @@ def _check_repeats(ruleset: Rules, every: np.ndarray) -> None:
         )
 
 
-def _combinations(ruleset: Rules, holes: int, board: int) -> np.ndarray | None:
+def playing_columns(ruleset: Rules, holes: int, board: int) -> np.ndarray | None:
     """Column sets (hole columns first, then board) that may play; None: any cards."""
     game = ruleset.game
     if game is None or (game.use_hole is None and game.use_board is None):
@@ -218,7 +218,7 @@ def _combinations(ruleset: Rules, holes: int, board: int) -> np.ndarray | None:
     return np.array(sets, dtype=np.intp).reshape(len(sets), size)
 
 
-def _values(half: _Half, cards: np.ndarray, subsets: np.ndarray | None) -> np.ndarray:
+def best_values(half: PotHalf, cards: np.ndarray, subsets: np.ndarray | None) -> np.ndarray:
     """The best value of each row of ``cards`` (n, players, k) -> (n, players)."""
     n, players, k = cards.shape
     cards = half.id_map[cards]
@@ -230,7 +230,7 @@ def _values(half: _Half, cards: np.ndarray, subsets: np.ndarray | None) -> np.nd
     return best
 
 
-def _winners(half: _Half, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def half_winners(half: PotHalf, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(winners mask, deals an exception might decide) of one half."""
     category = half.category(values)
     alive = category >= 0
@@ -290,8 +290,8 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
     shares = np.zeros((n, players), dtype=np.float64)
     if n == 0:
         return shares
-    halves = [_Half(ruleset, rules) for _, rules in _half_rulesets(ruleset)]
-    subsets = _combinations(ruleset, hole_count, board_size)
+    halves = [PotHalf(ruleset, rules) for _, rules in half_rulesets(ruleset)]
+    subsets = playing_columns(ruleset, hole_count, board_size)
     # lowest-card wild is decided on the whole holding, not per combination: generic
     per_deal = subsets is not None and any(half.rules.wild.lowest_rank for half in halves)
     rows_per_deal = players * (len(subsets) if subsets is not None else 1)
@@ -307,7 +307,7 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
             cards = np.concatenate([chunk_holes, board], axis=2)
             won: list[np.ndarray] = []
             for half in [] if per_deal else halves:
-                winners, doubt = _winners(half, _values(half, cards, subsets))
+                winners, doubt = half_winners(half, best_values(half, cards, subsets))
                 won.append(winners)
                 unsure |= doubt
             live_halves = np.zeros(stop - start, dtype=np.int64)

@@ -69,7 +69,7 @@ def _matches(pattern_matcher: Any, hand: Hand) -> bool:
     return pattern_matcher(view, {}) is not None
 
 
-def _exception(ruleset: Rules, first: Hand, second: Hand) -> int:
+def beats_exception(ruleset: Rules, first: Hand, second: Hand) -> int:
     """1 / -1 when a ``beats:`` rule decides between the hands, else 0.
 
     Every rule is looked at in both directions; if rules point both ways (a
@@ -94,7 +94,7 @@ def compare(ruleset: Rules, a: CardsLike | Hand, b: CardsLike | Hand) -> int:
         return 1 if first.qualifies else -1
     if not first.qualifies:
         return 0
-    decided = _exception(ruleset, first, second) if ruleset.beats else 0
+    decided = beats_exception(ruleset, first, second) if ruleset.beats else 0
     if decided:
         return decided
     if first.strength == second.strength:
@@ -144,7 +144,7 @@ def top_cycle(ruleset: Rules, hands: Sequence[Hand | None]) -> list[int]:
 # --- the best hand a player can make ---------------------------------------------------
 
 
-def _subsets(ruleset: Rules, holes: int, boards: int, game: Game | None) -> Iterable[tuple[int, ...]]:
+def playing_subsets(ruleset: Rules, holes: int, boards: int, game: Game | None) -> Iterable[tuple[int, ...]]:
     """Index sets (hole cards first, then the board) that may play under the game's rules."""
     size = ruleset.hand_size
     if game is not None and (game.use_hole is not None or game.use_board is not None):
@@ -228,7 +228,7 @@ def best_hand(ruleset: Rules, hole: CardsLike, board: CardsLike = (), game: Game
     board_cards = _cards(ruleset, board, "<board>")
     if ruleset.best_subset:  # badugi: the engine weighs subsets of every size (bigger sets first)
         return engine_for(ruleset).evaluate(hole_cards + board_cards)
-    subsets = _subsets(ruleset, len(hole_cards), len(board_cards), game or ruleset.game)
+    subsets = playing_subsets(ruleset, len(hole_cards), len(board_cards), game or ruleset.game)
     fill = _best_fill(ruleset, hole_cards + board_cards, subsets)
     return Hand.from_fill(ruleset, fill) if fill is not None else None
 
@@ -392,7 +392,7 @@ def _read_all(
     return holes, board_cards
 
 
-def _half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
+def half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
     """(name, ruleset) of every half: the game's ``split``, or the ruleset alone."""
     game = ruleset.game
     if game is None or not game.split:
@@ -442,7 +442,7 @@ def showdown(
     game = ruleset.game
     halves: list[Half] = []
     for board_index, cards_on_board in enumerate(board_cards):
-        for name, half_rules in _half_rulesets(ruleset):
+        for name, half_rules in half_rulesets(ruleset):
             label = (
                 name
                 if len(board_cards) == 1

@@ -51,7 +51,7 @@ from .chart_run import (
 from .chart_sample import sampled_chart, starting_cards
 from .cluster import Progress, drawn_seed
 from .deals import OddsError
-from .odds import _geometry
+from .odds import deal_geometry
 from .ranges import parse_range
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def hand_classes(ruleset: Rules) -> list[HandClass]:
     >>> len(classes), classes[0].name, classes[1].name, classes[13].name
     (169, 'AA', 'AKs', 'AKo')
     """
-    hole, _, _ = _geometry(ruleset, ["random"])
+    hole, _, _ = deal_geometry(ruleset, ["random"])
     if hole != 2:
         raise error(
             OddsError,

@@ -38,7 +38,7 @@ from ..compiled.deck_split import suit_sensitive
 from ..compiled.suitclasses import symmetric
 from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards
-from ..engine.showdown import _half_rulesets
+from ..engine.showdown import half_rulesets
 from ..rules.cards import Card
 from .chart_run import (
     CHUNK_SAMPLES,
@@ -54,7 +54,7 @@ from .chart_run import (
 )
 from .cluster import Progress, chunk_rng, drawn_seed
 from .deals import OddsError
-from .odds import _geometry
+from .odds import deal_geometry
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -74,7 +74,7 @@ def starting_cards(ruleset: Rules) -> int:
     >>> [starting_cards(load(name)) for name in ("holdem", "omaha", "seven-card-stud", "italian")]
     [2, 4, 3, 5]
     """
-    hole, board, _ = _geometry(ruleset, ["random"])
+    hole, board, _ = deal_geometry(ruleset, ["random"])
     if board == 0 and hole > ruleset.hand_size:
         return min(STUD_START, hole)
     return hole
@@ -89,7 +89,7 @@ def suits_interchangeable(ruleset: Rules) -> bool:
     """
     return all(
         symmetric(rules) and rules.tiebreak == "none" and not suit_sensitive(rules)
-        for rules in [ruleset] + [half for _, half in _half_rulesets(ruleset)]
+        for rules in [ruleset] + [half for _, half in half_rulesets(ruleset)]
     )
 
 
@@ -172,7 +172,7 @@ def draw_hands(
 
 
 def _rule_text(ruleset: Rules, count: int, size: int, left: int, seed: int, relabel: bool) -> str:
-    hole, board, _ = _geometry(ruleset, ["random"])
+    hole, board, _ = deal_geometry(ruleset, ["random"])
     start = f"{size} hole cards" if board else f"{size} cards"
     if not board and size < hole:
         start = f"the first {size} of {hole} cards (the rest dealt to every player, nobody folds)"

@@ -226,7 +226,7 @@ class _Totals:
         return error
 
 
-def _geometry(ruleset: Rules, hands: Sequence[str]) -> tuple[int, int, int]:
+def deal_geometry(ruleset: Rules, hands: Sequence[str]) -> tuple[int, int, int]:
     """(hole cards, board cards, boards) dealt in this ruleset."""
     game = ruleset.game
     if game is not None:
@@ -266,7 +266,7 @@ def prepare(
     """Read the question into a deal table and the engine that settles its deals."""
     if not 2 <= len(hands) <= MAX_PLAYERS:
         raise error(OddsError, "O108", f"{len(hands)} hands given; odds need 2 to {MAX_PLAYERS} players", "<odds>")
-    hole, board_size, boards = _geometry(
+    hole, board_size, boards = deal_geometry(
         ruleset, [h if isinstance(h, str) else " ".join(map(str, h.combos[0])) for h in hands]
     )
     if ruleset.game is None and board.strip() and board_size == 0:

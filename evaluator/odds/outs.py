@@ -180,11 +180,11 @@ def _shares(fractions: Sequence[Any]) -> list[float]:
 
 def _current_shares(ruleset: Rules, players: list[list[Card]], board: list[Card]) -> list[float]:
     """Who is ahead with the cards out now: each half settled on the hands as they stand."""
-    from ..engine.showdown import _half_rulesets, best_hand, top_cycle
+    from ..engine.showdown import best_hand, half_rulesets, top_cycle
 
     shares = [0.0] * len(players)
     halves = []
-    for _, half in _half_rulesets(ruleset):
+    for _, half in half_rulesets(ruleset):
         hands = [best_hand(half, cards, board, ruleset.game) for cards in players]
         winners = top_cycle(half, hands)
         if winners:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled.batch_rank import _flush_values, _suit_tables, direct_many
+from ..compiled.batch_rank import direct_many, flush_values, suit_tables_of
 from ..compiled.classgrid import count_vectors
 from ..compiled.table_layout import BATCH_CARDS
 
@@ -168,7 +168,7 @@ def flush_rows(ranker: Any, cards: np.ndarray, total: np.ndarray, plain: np.ndar
     if not (ranker.tables.dominant and ranker.size < k <= BATCH_CARDS):
         found: np.ndarray = direct_many(ranker, np.ascontiguousarray(cards.T))
         return found
-    values, slow = _flush_values(ranker, _suit_tables(ranker, k), cards, total, plain)
+    values, slow = flush_values(ranker, suit_tables_of(ranker, k), cards, total, plain)
     if len(slow):  # a suit with more cards than the one-suited tables hold
         values[slow] = direct_many(ranker, np.ascontiguousarray(cards[:, slow].T))
     return values

@@ -51,14 +51,14 @@ class ShareEngine:
     """Settles batches of deal rows (see :mod:`evaluator.odds.deals`) of one ruleset."""
 
     def __init__(self, ruleset: Rules, players: int, hole: int, board: int, boards: int) -> None:
-        from ..compiled.batch_showdown import _combinations, _Half
-        from ..engine.showdown import _half_rulesets
+        from ..compiled.batch_showdown import PotHalf, playing_columns
+        from ..engine.showdown import half_rulesets
 
         self.ruleset = ruleset
         self.players, self.hole, self.board, self.boards = players, hole, board, boards
-        self.names = [name for name, _ in _half_rulesets(ruleset)]
-        self.halves = [_Half(ruleset, rules) for _, rules in _half_rulesets(ruleset)]
-        self.subsets = _combinations(ruleset, hole, board)
+        self.names = [name for name, _ in half_rulesets(ruleset)]
+        self.halves = [PotHalf(ruleset, rules) for _, rules in half_rulesets(ruleset)]
+        self.subsets = playing_columns(ruleset, hole, board)
         # no exception and no lowest-card wild: the halves' batch winners settle every deal
         self.halves_alone = not any(half.beats or half.rules.wild.lowest_rank for half in self.halves)
         ranker = self.halves[0].ranker
@@ -205,7 +205,7 @@ class ShareEngine:
         return best
 
     def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        from ..compiled.batch_showdown import _values, _winners
+        from ..compiled.batch_showdown import best_values, half_winners
 
         n = len(holes)
         per_board = []
@@ -216,7 +216,9 @@ class ShareEngine:
             won = []
             for half in self.halves:
                 values = self._subset_values(half, holes, boards[:, b])
-                won.append(_winners(half, values if values is not None else _values(half, cards, self.subsets))[0])
+                won.append(
+                    half_winners(half, values if values is not None else best_values(half, cards, self.subsets))[0]
+                )
             live: np.ndarray = np.zeros(n, dtype=np.int64)
             for winners in won:
                 live += winners.any(axis=1)

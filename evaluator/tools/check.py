@@ -59,7 +59,7 @@ from ..core.safe_text import visible
 from ..rules.cards import Card
 from .check_render import render
 from .lint_coverage import _Hole
-from .lint_place import _diagnostic, _place
+from .lint_place import diagnostic, place_of
 from .lint_reach import _Reachability
 from .lint_unused import _UnusedCategories
 
@@ -282,14 +282,14 @@ class _Linter(_Reachability, _UnusedCategories):
         analysis = self._analysis()
         found += self._unused(analysis)
         if not analysis.complete:
-            where, note = _place(self.document, self.source, ("hand", "size"), ("hand",))
+            where, note = place_of(self.document, self.source, ("hand", "size"), ("hand",))
             why = (
                 f"the evaluator refuses some hands ({analysis.refused})"
                 if analysis.refused
                 else f"the ruleset has too many hand classes to enumerate (more than the limit of {self._work_limit():,} units of work)"
             )
             found.append(
-                _diagnostic(
+                diagnostic(
                     "W104",
                     f"coverage and reachability not checked: {why}{note}",
                     where,
@@ -311,8 +311,8 @@ class _Linter(_Reachability, _UnusedCategories):
         try:
             card_model(self.ruleset)
         except RulesetError as problem:
-            where, note = _place(self.document, self.source, ("deck", "copies"), ("deck",))
-            return [_diagnostic("R104", problem.first.message + note, where, "error", problem.first.hint)]
+            where, note = place_of(self.document, self.source, ("deck", "copies"), ("deck",))
+            return [diagnostic("R104", problem.first.message + note, where, "error", problem.first.hint)]
         return []
 
     def _dead_jokers(self) -> list[Diagnostic]:
@@ -323,9 +323,9 @@ class _Linter(_Reachability, _UnusedCategories):
         naturals = self._representative(top, None) or []
         example = " ".join(str(card) for card in [Card.joker(1), *naturals])
         # The choice that makes them dead is wild.jokers: false (jokers are wild by default).
-        where, note = _place(self.document, self.source, ("wild", "jokers"), ("deck", "jokers"), ("deck",))
+        where, note = place_of(self.document, self.source, ("wild", "jokers"), ("deck", "jokers"), ("deck",))
         return [
-            _diagnostic(
+            diagnostic(
                 "R114",
                 f"the deck has {self.dead_jokers} joker{'s' * (self.dead_jokers > 1)} that {'are' if self.dead_jokers > 1 else 'is'} "
                 f"not wild, so a hand holding one (e.g. {example}) matches no category{note}",
@@ -336,7 +336,7 @@ class _Linter(_Reachability, _UnusedCategories):
         ]
 
     def _hole(self, hole: _Hole) -> Diagnostic:
-        where, note = _place(self.document, self.source, ("order",))
+        where, note = place_of(self.document, self.source, ("order",))
         cards = " ".join(str(card) for card in hole.example)
         full = hole.size == self.size
         what = "a hand" if full else f"an incomplete hand of {hole.size} card{'s' * (hole.size > 1)}"
@@ -353,4 +353,4 @@ class _Linter(_Reachability, _UnusedCategories):
                 f"hand.min is {self.ruleset.hand_min}: some category must match hands of {hole.size} cards "
                 "(shapes may leave out trailing single cards; run, flush and comparisons of a missing card fail)"
             )
-        return _diagnostic("R113", f"{what} such as {cards} matches no category{others}{note}", where, "error", hint)
+        return diagnostic("R113", f"{what} such as {cards} matches no category{others}{note}", where, "error", hint)

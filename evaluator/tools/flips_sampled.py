@@ -51,9 +51,9 @@ def _cause(
     cards: tuple[Sequence[Card], Sequence[Card]],
 ) -> str:
     """The cause of one flipping pair (see the module docstring)."""
-    from ..engine.showdown import _exception
+    from ..engine.showdown import beats_exception
 
-    if (a.beats and _exception(a, first[0], second[0])) or (b.beats and _exception(b, first[1], second[1])):
+    if (a.beats and beats_exception(a, first[0], second[0])) or (b.beats and beats_exception(b, first[1], second[1])):
         return "beats"
     if first[0].qualifies != first[1].qualifies or second[0].qualifies != second[1].qualifies:
         return "qualifier"

@@ -24,7 +24,7 @@ import numpy as np
 from ..compiled.fast import ruleset_ranker
 from ..core.stats_math import wilson_interval
 from ..engine.evaluate import engine_for
-from .lowball import LowBreakdown, LowRow, _label, _top, breakdown_lines
+from .lowball import LowBreakdown, LowRow, breakdown_lines, low_label, top_rank
 from .stats_format import format_odds
 
 if TYPE_CHECKING:
@@ -153,14 +153,14 @@ def game_stats(
     >>> table.use, sum(row.count for row in table.halves[0].rows)
     ('exactly 2 hole + 3 board', 2000)
     """
-    from ..engine.showdown import _half_rulesets, _subsets
+    from ..engine.showdown import half_rulesets, playing_subsets
 
     game = ruleset.game
     assert game is not None
     dealt = game.hole + game.board
-    subsets = np.array(list(_subsets(ruleset, game.hole, game.board, game)), dtype=np.int64)
+    subsets = np.array(list(playing_subsets(ruleset, game.hole, game.board, game)), dtype=np.int64)
     rng = np.random.default_rng(seed)
-    halves = _half_rulesets(ruleset)
+    halves = half_rulesets(ruleset)
     seen: list[dict[int, np.ndarray[Any, Any]]] = [{} for _ in halves]
     tallies: list[Counter[int]] = [Counter() for _ in halves]
     deck_size = len(ruleset.deck)
@@ -198,7 +198,7 @@ def _half_stats(
         distinct[hand.category] += 1
         qualified += number
         if half.direction == "low" and hand.category == winning:
-            tops[_top(half, hand.cards)] += number
+            tops[top_rank(half, hand.cards)] += number
     rows = []
     for category in half.category_names:
         count = by_category.get(category, 0)
@@ -209,7 +209,7 @@ def _half_stats(
         low_rows = []
         for top in sorted(tops, key=half.rank_symbols.index):
             low, high = wilson_interval(tops[top], deals)
-            low_rows.append(LowRow(top, _label(half, top), tops[top], tops[top] / deals, low, high))
+            low_rows.append(LowRow(top, low_label(half, top), tops[top], tops[top] / deals, low, high))
         lowball = LowBreakdown(half.name, winning, half.hand_size, deals, "sampled", tuple(low_rows), seed)
     has_qualifier = half.qualifier is not None
     if has_qualifier:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..rules.load import Document, Position
 
 
-def _place(document: Document, source: str, *paths: tuple[Any, ...]) -> tuple[Position, str]:
+def place_of(document: Document, source: str, *paths: tuple[Any, ...]) -> tuple[Position, str]:
     """Where to report a finding about ``paths`` when checking ``source``.
 
     The first path written in the checked file wins. A finding about values
@@ -42,7 +42,7 @@ def _shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def _diagnostic(
+def diagnostic(
     code: str, message: str, where: Position, severity: str = "error", hint: str | None = None
 ) -> Diagnostic:
     return Diagnostic(code, message, where.source, where.line, where.col, severity, hint)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import Diagnostic
 from .lint_coverage import MAX_REASON_WORK, _Analysis, _Coverage
-from .lint_place import _diagnostic, _place
+from .lint_place import diagnostic, place_of
 
 if TYPE_CHECKING:
     from ..rules.patterns import Pattern
@@ -26,13 +26,13 @@ class _Reachability(_Coverage):
         for index, category in enumerate(self.ruleset.categories):
             if category.name in analysis.reached:
                 continue
-            where, note = _place(self.document, self.source, ("order", index), ("categories", category.name))
+            where, note = place_of(self.document, self.source, ("order", index), ("categories", category.name))
             earlier = self.ruleset.categories[:index]
             # Finding the reason costs a match per class and earlier category: bounded too.
             cost = len(analysis.landed) * (1 + len(earlier)) * self.factor
             if cost > budget:
                 found.append(
-                    _diagnostic(
+                    diagnostic(
                         "W102",
                         f"category {category.name!r} is unreachable: no hand lands in it{note}",
                         where,
@@ -47,7 +47,7 @@ class _Reachability(_Coverage):
             if not matched:
                 reason, hint = self._no_match_reason(category)
                 found.append(
-                    _diagnostic(
+                    diagnostic(
                         "W102", f"category {category.name!r} is unreachable: {reason}{note}", where, "warning", hint
                     )
                 )
@@ -58,7 +58,7 @@ class _Reachability(_Coverage):
                 example = self._example_of(matched[0])
                 because = f" ({wild_words})" if wild_words else ""
                 found.append(
-                    _diagnostic(
+                    diagnostic(
                         "W103",
                         f"category {category.name!r} is shadowed by {shadow.name!r}, which comes earlier in order "
                         f"and matches every hand {category.name!r} matches{because}, e.g. {example}{note}",
@@ -72,7 +72,7 @@ class _Reachability(_Coverage):
             names = sorted({analysis.landed[hc] for hc in matched}, key=order.index)
             lead = f"{wild_words}; " if wild_words else ""
             found.append(
-                _diagnostic(
+                diagnostic(
                     "W102",
                     f"category {category.name!r} is unreachable: {lead}every hand it matches is ranked "
                     f"earlier in order, as {_words(names)}{note}",

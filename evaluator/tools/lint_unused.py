@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Diagnostic, PokerRulesError
 from .lint_coverage import MAX_REASON_WORK, _Analysis, _Coverage
-from .lint_place import _diagnostic
+from .lint_place import diagnostic
 
 if TYPE_CHECKING:
     from ..rules.load import Document, Position
@@ -64,7 +64,7 @@ class _UnusedCategories(_Coverage):
             budget -= len(analysis.landed) * self.factor
             if not analysis.complete or budget < 0:
                 found.append(
-                    _diagnostic(
+                    diagnostic(
                         "W101",
                         f"category {name!r} is defined but not in order, so no hand is ever ranked as it",
                         where,
@@ -77,7 +77,7 @@ class _UnusedCategories(_Coverage):
             hit = next((hc for hc in analysis.landed if matcher(hc, {}) is not None), None)
             if hit is not None:
                 found.append(
-                    _diagnostic(
+                    diagnostic(
                         "W101",
                         f"category {name!r} is defined but not in order: hands such as {self._example_of(hit)} "
                         f"match it but are ranked as {analysis.landed[hit]!r}",

@@ -95,12 +95,12 @@ class LowBreakdown:
         }
 
 
-def _label(ruleset: Rules, top: str) -> str:
+def low_label(ruleset: Rules, top: str) -> str:
     wheel = top == "5" and ruleset.rank_symbols[0] == "A"
     return f"{top}-low" + (" (the wheel)" if wheel else "")
 
 
-def _top(ruleset: Rules, cards: tuple[str, ...]) -> str:
+def top_rank(ruleset: Rules, cards: tuple[str, ...]) -> str:
     ranks = [card[:-1] for card in cards if len(card) > 1]
     return max(ranks, key=ruleset.rank_symbols.index)
 
@@ -127,19 +127,19 @@ def low_breakdown(
         for hand_cards, weight in hand_classes(deck, dealt):
             hand = ruleset.engine.evaluate(list(hand_cards))
             if hand.category == category and hand.qualifies:
-                tops[_top(ruleset, hand.cards)] += weight
+                tops[top_rank(ruleset, hand.cards)] += weight
         deals, method, used_seed = math.comb(len(deck), dealt), "exact", None
     else:
         rng = random.Random(seed)
         for _ in range(samples):
             hand = ruleset.engine.evaluate(rng.sample(deck, dealt))
             if hand.category == category and hand.qualifies:
-                tops[_top(ruleset, hand.cards)] += 1
+                tops[top_rank(ruleset, hand.cards)] += 1
         deals, method, used_seed = samples, "sampled", seed
     rows = []
     for top in sorted(tops, key=ruleset.rank_symbols.index):
         low, high = wilson_interval(tops[top], deals) if method == "sampled" else (None, None)
-        rows.append(LowRow(top, _label(ruleset, top), tops[top], tops[top] / deals, low, high))
+        rows.append(LowRow(top, low_label(ruleset, top), tops[top], tops[top] / deals, low, high))
     return LowBreakdown(ruleset.name, category, dealt, deals, method, tuple(rows), used_seed)
 
 

@@ -49,9 +49,15 @@ BROKEN = Path(__file__).resolve().parent / "broken"
 MODELINE = "# yaml-language-server: $schema=../grammar/ruleset.schema.json"
 
 
+#: A progress line: check's own, or the bar of a table build that took over a second.
+PROGRESS_LINE = re.compile(
+    r"(pokerrules check: .* \.\.\.|pokerrules: .* \[[#-]{30}\] +\d+%|pokerrules: .* done in [\d.]+ s)?"
+)
+
+
 def only_progress(err: str) -> bool:
-    """stderr holds nothing but progress lines (shown once a check has run a second)."""
-    return all(line.startswith("pokerrules check: ") and line.endswith(" ...") for line in err.splitlines())
+    """stderr holds nothing but progress lines (shown once work has run a second)."""
+    return all(PROGRESS_LINE.fullmatch(line) for line in err.splitlines())
 
 
 def run_cli(argv: Sequence[str]) -> tuple[int, str, str]:

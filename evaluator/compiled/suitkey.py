@@ -7,7 +7,9 @@ when the suit (a wild card counting in every suit) reaches the threshold: no
 bit set is one lookup on the rank key; otherwise the rank keys of the suits
 that reach it, sorted, complete the key. A holding above ``hand.size`` cards
 starts from its plain value when reaching the threshold never hurts, and ranks
-only the subsets that keep a suit at the threshold.
+only the subsets that keep a suit at the threshold. When the deck is small
+enough (``suitdirect.py``), a hand of at most ``hand.size`` cards is one sum and
+one dict lookup on a per-hand table, in front of all this.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from ..core.errors import CardError, error
 from .card_ids import not_codes
 from .classgrid import NO_HAND
+from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
 from .suittable import ABSENT, SuitTable, reaching_never_hurts
 
 Rank = Callable[[Sequence[int]], int]
@@ -128,4 +131,19 @@ def suit_rank(ranker: Any) -> Rank:
                 return bigger(codes, total)
             return several(codes, total)
 
-    return rank_suits
+    direct = ranker.direct_table() if worth_direct(ranker, PER_CALL_HANDS) else None
+    if direct is None or len(ranker.code_list) > COUNT_SHIFT:
+        return rank_suits
+    by_hand, bits = per_call_table(direct, ranker.code_list)
+    bit_of = bits.__getitem__
+    find = by_hand.get
+
+    def rank_hand(codes: Sequence[int]) -> int:
+        # a code not in the deck, a repeated card or a bigger holding: the reduced key says
+        try:
+            value = find(sum(map(bit_of, codes)))
+        except KeyError:
+            return rank_suits(codes)
+        return rank_suits(codes) if value is None else value
+
+    return rank_hand

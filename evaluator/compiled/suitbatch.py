@@ -218,8 +218,12 @@ class SuitBatch:
         """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
         ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
         best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
+        direct = self.direct()
         for subset in combinations(range(len(columns)), self.size):
             part = columns[list(subset)]
+            if direct is not None:  # every subset is one hand of the per-hand table
+                np.maximum(best, direct.rank(part), out=best)
+                continue
             total = self.first_codes[part[0]]
             for column in part[1:]:
                 total += self.codes[column]

@@ -74,6 +74,10 @@ def suit_rank(ranker: Any) -> Rank:
             raise error(CardError, "C104", f"{len(codes)} cards given; {name} needs at least {low}", "<cards>")
         raise error(CardError, "C102", not_codes(name), "<cards>")
 
+    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
+    # at most one suit of a hand of hand.size cards reaches the threshold (a wild card counts in every suit)?
+    single = 2 * threshold > size + wilds
+
     def bigger(codes: Sequence[int], total: int) -> int:
         # more than hand.size cards, some suit reaching the threshold
         if not dominant:
@@ -86,11 +90,24 @@ def suit_rank(ranker: Any) -> Rank:
                 inside = [code for code in codes if code & one]
                 outside = [code for code in codes if not code & one]
                 for kept in range(threshold, min(len(inside), size) + 1):
+                    if not single:
+                        for some in combinations(inside, kept):
+                            for rest in combinations(outside, size - kept):
+                                value = rank_suits(some + rest)
+                                if value > best:
+                                    best = value
+                        continue
+                    # only this suit reaches the threshold in a subset: its key is the kept cards' ranks
+                    rests = [sum(rest) for rest in combinations(outside, size - kept)]
                     for some in combinations(inside, kept):
-                        for rest in combinations(outside, size - kept):
-                            value = rank_suits(some + rest)
-                            if value > best:
-                                best = value
+                        suited = sum(some)
+                        suit_key = ((suited >> shift) + 1) << field
+                        for rest in rests:
+                            found = keyed.get(((suited + rest) >> shift) + suit_key)
+                            if found is None:  # codes not of the deck
+                                return max(rank_suits(subset) for subset in combinations(codes, size))
+                            if found > best:
+                                best = found
         return best
 
     def several(codes: Sequence[int], total: int) -> int:
@@ -105,8 +122,7 @@ def suit_rank(ranker: Any) -> Rank:
         value = keyed.get(key)
         return missing(codes) if value is None else value
 
-    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
-    if 2 * threshold > size + wilds:
+    if single:
         # at most one suit of a hand reaches the threshold (a wild card counts in every
         # suit): its rank key is the only suit key
         def rank_suits(codes: Sequence[int]) -> int:

@@ -174,12 +174,14 @@ def _version(distribution: str) -> str:
         return "?"
 
 
-def pokerrules_entries(hands: int, seed: int) -> tuple[list[Entry], list[Entry], list[str]]:
-    """pokerrules per call (standard and the other rulesets) and batch entries."""
+def pokerrules_entries(
+    hands: int, seed: int, only: Sequence[str] | None = None
+) -> tuple[list[Entry], list[Entry], list[str]]:
+    """pokerrules per call (standard and the other rulesets, or standard and ``only``) and batch entries."""
     per_call: list[Entry] = []
     batch: list[Entry] = []
     notes: list[str] = []
-    for name in ("standard", *EXTRA_RULESETS, *HAND_LANGUAGE_RULESETS):
+    for name in ("standard", *(only if only is not None else (*EXTRA_RULESETS, *HAND_LANGUAGE_RULESETS))):
         try:
             rs = load(name)
         except Exception as problem:  # noqa: BLE001 - a ruleset still being written is skipped
@@ -393,7 +395,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept")
     parser.add_argument("--cpu", type=int, default=None, help="the core to pin to (default: the first allowed)")
     parser.add_argument("--save", type=Path, default=None, help="write the markdown report to this file")
+    parser.add_argument(
+        "--rulesets",
+        default=None,
+        help="comma-separated rulesets to time besides standard (always timed); peers are then skipped",
+    )
     args = parser.parse_args(argv)
+    only = [name for name in args.rulesets.split(",") if name and name != "standard"] if args.rulesets else None
     notes: list[str] = []
     if hasattr(os, "sched_setaffinity"):
         cpu = args.cpu if args.cpu is not None else min(os.sched_getaffinity(0))
@@ -404,8 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ids = {k: deal(52, k, args.hands, args.seed + k) for k in (5, 7)}
     five, seven = names_of(deck, ids[5]), names_of(deck, ids[7])
     print("preparing inputs ...", file=sys.stderr)
-    per_call, batch, rule_notes = pokerrules_entries(args.hands, args.seed)
-    peers, peer_notes = peer_entries(five, seven)
+    per_call, batch, rule_notes = pokerrules_entries(args.hands, args.seed, only)
+    peers, peer_notes = peer_entries(five, seven) if only is None else ([], ["peers skipped (--rulesets)"])
     notes += rule_notes + peer_notes
     standard_deck = [str(card) for card in load("standard").deck]
     order = check_order(ids[5], ids[7], standard_deck)

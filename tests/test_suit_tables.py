@@ -28,6 +28,7 @@ import pytest
 import evaluator
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
+from evaluator.compiled.suitdirect import colex_combinations, reaching_share
 from evaluator.compiled.suittable import SUIT_MODE
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
 from evaluator.core.errors import CardError
@@ -221,3 +222,38 @@ def test_bad_codes_and_short_hands_fail_clearly() -> None:
     with pytest.raises(CardError) as repeated:
         rs.rank_many(np.array([[0, 0, 1, 2, 3]]))
     assert repeated.value.code == "C103"
+
+
+# --- 6. per-hand tables of small decks --------------------------------------------------------
+
+
+def test_reaching_share_counts_what_brute_force_counts() -> None:
+    suits = [0, 0, 0, 1, 1, 1, 2, 2, 3]  # a suit per natural card; -1: a wild card
+    for wilds in (0, 1):
+        deck = suits + [-1] * wilds
+        for size, threshold in ((3, 2), (4, 2), (4, 3)):
+            hands = list(combinations(range(len(deck)), size))
+            held = [max(sum(1 for i in hand if deck[i] in (s, -1)) for s in range(4)) >= threshold for hand in hands]
+            want = sum(held) / len(hands)
+            assert reaching_share([3, 3, 2, 1], wilds, size, threshold) == pytest.approx(want)
+
+
+@pytest.mark.parametrize(("name", "direct"), [("freak-hands", True), ("badugi", True), ("four-flush", False)])
+def test_per_hand_tables_where_most_hands_reach_the_threshold(name: str, direct: bool) -> None:
+    ranker = ruleset_ranker(evaluator.load(name))
+    assert (ranker.direct_table() is not None) == direct
+
+
+def test_per_hand_table_rows_in_any_order_and_bigger_holdings() -> None:
+    rs = evaluator.load("badugi")
+    rng = random.Random(9)
+    hands = [rng.sample(range(len(rs.deck)), k) for k in (1, 2, 3, 4, 5, 6) for _ in range(200)]
+    check_ids(rs, hands)
+    check_ids(rs, [list(reversed(hand)) for hand in hands])
+
+
+def test_colex_rows_are_every_hand_once() -> None:
+    for k, rows in enumerate(colex_combinations(7, 4)):
+        assert [tuple(row) for row in rows.tolist()] == sorted(
+            combinations(range(7), k), key=lambda hand: tuple(reversed(hand))
+        )

@@ -61,6 +61,7 @@ from .card_ids import CardIds, make_encoder, not_codes
 from .classgrid import NO_HAND
 from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suitbatch import SuitBatch
+from .suitdirect import DirectTable
 from .suited import suited_many
 from .suittable import SUIT_MODE
 from .table_layout import Layout, Tables
@@ -399,9 +400,16 @@ class FastRanker:
 
     def _suit_class_many(self, ids: np.ndarray) -> np.ndarray:
         """Values by reduced suit key, vectorised (``suitbatch.SuitBatch``)."""
+        return self._suit_class_batch().rank(ids)
+
+    def _suit_class_batch(self) -> SuitBatch:
         if self._suit_batch is None:
             self._suit_batch = SuitBatch(self, DenseIndex)
-        return self._suit_batch.rank(ids)
+        return self._suit_batch
+
+    def direct_table(self) -> DirectTable | None:
+        """The per-hand table of a suit-class ruleset with a small deck (``suitdirect.py``), or None."""
+        return self._suit_class_batch().direct()
 
     @property
     def _code_table(self) -> np.ndarray:

@@ -7,7 +7,9 @@ which reaches the threshold. Only those rows build their reduced key -- the
 rank keys of the suits that reach it, sorted -- which is hashed to one int64
 (wrapping products, checked free of collisions on the table) and found in an
 open-addressing table. Holdings above ``hand.size`` cards rank such rows by their
-``hand.size`` subsets.
+``hand.size`` subsets. When the deck is small enough, hands of at most
+``hand.size`` cards are instead one gather on a per-hand table valued by the
+path above (``suitdirect.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .classgrid import NO_HAND
+from .suitdirect import DIRECT_HANDS, DirectTable, worth_direct
 from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
 
 #: Seeds tried for the hash of reduced keys (the first without a collision is kept).
@@ -116,6 +119,16 @@ class SuitBatch:
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
         self.dominant = reaching_never_hurts(table, layout, self.size)
+        self.low = max(ranker.low, 1)
+        self.direct_wanted = worth_direct(ranker, DIRECT_HANDS)
+        self._direct: DirectTable | None = None
+
+    def direct(self) -> DirectTable | None:
+        """The per-hand table of hands up to ``hand.size`` cards (built on first use), or None
+        when the deck is too big for one (or two cards share a code)."""
+        if self._direct is None and self.direct_wanted:
+            self._direct = DirectTable(len(self.codes), self.low, self.size, self.by_reduced_key)
+        return self._direct
 
     def hash(self, rank_keys: np.ndarray, suit_keys: np.ndarray) -> np.ndarray:
         """One int64 per reduced key; ``suit_keys`` has one row per suit (wrapping products)."""
@@ -166,6 +179,17 @@ class SuitBatch:
     def rank(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids."""
         n, k = ids.shape
+        direct = self.direct() if k <= self.size else None
+        if direct is not None:
+            out = np.empty(n, dtype=np.int64)
+            for start, columns in self.ranker._blocks(ids, len(self.codes)):
+                out[start : start + columns.shape[1]] = direct.rank(columns)
+            return out
+        return self.by_reduced_key(ids)
+
+    def by_reduced_key(self, ids: np.ndarray) -> np.ndarray:
+        """Values of an (n, k) array of checked card ids, by plain value and reduced key."""
+        n, k = ids.shape
         out = np.empty(n, dtype=np.int64)
         dense = self.dense_plain(k)
         index = self.index
@@ -194,8 +218,12 @@ class SuitBatch:
         """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
         ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
         best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
+        direct = self.direct()
         for subset in combinations(range(len(columns)), self.size):
             part = columns[list(subset)]
+            if direct is not None:  # every subset is one hand of the per-hand table
+                np.maximum(best, direct.rank(part), out=best)
+                continue
             total = self.first_codes[part[0]]
             for column in part[1:]:
                 total += self.codes[column]

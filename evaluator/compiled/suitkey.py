@@ -7,7 +7,9 @@ when the suit (a wild card counting in every suit) reaches the threshold: no
 bit set is one lookup on the rank key; otherwise the rank keys of the suits
 that reach it, sorted, complete the key. A holding above ``hand.size`` cards
 starts from its plain value when reaching the threshold never hurts, and ranks
-only the subsets that keep a suit at the threshold.
+only the subsets that keep a suit at the threshold. When the deck is small
+enough (``suitdirect.py``), a hand of at most ``hand.size`` cards is one sum and
+one dict lookup on a per-hand table, in front of all this.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from ..core.errors import CardError, error
 from .card_ids import not_codes
 from .classgrid import NO_HAND
+from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
 from .suittable import ABSENT, SuitTable, reaching_never_hurts
 
 Rank = Callable[[Sequence[int]], int]
@@ -71,6 +74,10 @@ def suit_rank(ranker: Any) -> Rank:
             raise error(CardError, "C104", f"{len(codes)} cards given; {name} needs at least {low}", "<cards>")
         raise error(CardError, "C102", not_codes(name), "<cards>")
 
+    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
+    # at most one suit of a hand of hand.size cards reaches the threshold (a wild card counts in every suit)?
+    single = 2 * threshold > size + wilds
+
     def bigger(codes: Sequence[int], total: int) -> int:
         # more than hand.size cards, some suit reaching the threshold
         if not dominant:
@@ -83,11 +90,24 @@ def suit_rank(ranker: Any) -> Rank:
                 inside = [code for code in codes if code & one]
                 outside = [code for code in codes if not code & one]
                 for kept in range(threshold, min(len(inside), size) + 1):
+                    if not single:
+                        for some in combinations(inside, kept):
+                            for rest in combinations(outside, size - kept):
+                                value = rank_suits(some + rest)
+                                if value > best:
+                                    best = value
+                        continue
+                    # only this suit reaches the threshold in a subset: its key is the kept cards' ranks
+                    rests = [sum(rest) for rest in combinations(outside, size - kept)]
                     for some in combinations(inside, kept):
-                        for rest in combinations(outside, size - kept):
-                            value = rank_suits(some + rest)
-                            if value > best:
-                                best = value
+                        suited = sum(some)
+                        suit_key = ((suited >> shift) + 1) << field
+                        for rest in rests:
+                            found = keyed.get(((suited + rest) >> shift) + suit_key)
+                            if found is None:  # codes not of the deck
+                                return max(rank_suits(subset) for subset in combinations(codes, size))
+                            if found > best:
+                                best = found
         return best
 
     def several(codes: Sequence[int], total: int) -> int:
@@ -102,8 +122,7 @@ def suit_rank(ranker: Any) -> Rank:
         value = keyed.get(key)
         return missing(codes) if value is None else value
 
-    wilds = min(ranker.model.wild_cap, size) if layout.has_wild_digit else 0
-    if 2 * threshold > size + wilds:
+    if single:
         # at most one suit of a hand reaches the threshold (a wild card counts in every
         # suit): its rank key is the only suit key
         def rank_suits(codes: Sequence[int]) -> int:
@@ -128,4 +147,19 @@ def suit_rank(ranker: Any) -> Rank:
                 return bigger(codes, total)
             return several(codes, total)
 
-    return rank_suits
+    direct = ranker.direct_table() if worth_direct(ranker, PER_CALL_HANDS) else None
+    if direct is None or len(ranker.code_list) > COUNT_SHIFT:
+        return rank_suits
+    by_hand, bits = per_call_table(direct, ranker.code_list)
+    bit_of = bits.__getitem__
+    find = by_hand.get
+
+    def rank_hand(codes: Sequence[int]) -> int:
+        # a code not in the deck, a repeated card or a bigger holding: the reduced key says
+        try:
+            value = find(sum(map(bit_of, codes)))
+        except KeyError:
+            return rank_suits(codes)
+        return rank_suits(codes) if value is None else value
+
+    return rank_hand

@@ -22,7 +22,7 @@ from evaluator import load
 from evaluator.cli.main import main
 from evaluator.tools.diff import common_deck
 from evaluator.tools.flips import FlipCensus, census, hand_classes, sampled_census
-from evaluator.tools.flips_sampled import _cause, _label
+from evaluator.tools.flips_sampled import flip_cause, flip_label
 from evaluator.tools.lowball import low_breakdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,8 +166,8 @@ def test_every_sampled_flip_falls_in_an_exact_group(a_name: str, b_name: str) ->
             continue
         if verdict_a == -1:
             first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
-        cause = _cause(a, b, (fa, fb), (sa, sb), (first, second))
-        assert (cause, _label(fa.category, fb.category), _label(sa.category, sb.category)) in keys
+        cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
+        assert (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category)) in keys
         seen += 1
     assert seen >= 5
 

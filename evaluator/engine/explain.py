@@ -238,13 +238,13 @@ class _Explainer:
         return None
 
     def _beats(self) -> tuple[int | None, str] | None:
-        from .showdown import _matches
+        from .showdown import hand_matches
 
         first, second = self.hands
         rules: list[dict[str, Any]] = []
         for beat in self.ruleset.beats:
             for winner, (w_hand, l_hand) in enumerate(((first, second), (second, first))):
-                if _matches(beat.winner.matcher, w_hand) and _matches(beat.loser.matcher, l_hand):
+                if hand_matches(beat.winner.matcher, w_hand) and hand_matches(beat.loser.matcher, l_hand):
                     rules.append({"winner": beat.winner.text, "loser": beat.loser.text, "favours": winner})
         if not rules:
             return None

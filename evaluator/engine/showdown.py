@@ -63,7 +63,7 @@ def own_hand(ruleset: Rules, hand: Hand) -> Hand:
     return hand
 
 
-def _matches(pattern_matcher: Any, hand: Hand) -> bool:
+def hand_matches(pattern_matcher: Any, hand: Hand) -> bool:
     classification = hand.fill.classification
     view = replace(classification.hand_class, category=classification.category.strength)
     return pattern_matcher(view, {}) is not None
@@ -78,8 +78,12 @@ def beats_exception(ruleset: Rules, first: Hand, second: Hand) -> int:
     """
     first_wins = second_wins = False
     for beat in ruleset.beats:
-        first_wins = first_wins or (_matches(beat.winner.matcher, first) and _matches(beat.loser.matcher, second))
-        second_wins = second_wins or (_matches(beat.winner.matcher, second) and _matches(beat.loser.matcher, first))
+        first_wins = first_wins or (
+            hand_matches(beat.winner.matcher, first) and hand_matches(beat.loser.matcher, second)
+        )
+        second_wins = second_wins or (
+            hand_matches(beat.winner.matcher, second) and hand_matches(beat.loser.matcher, first)
+        )
     return int(first_wins) - int(second_wins)
 
 

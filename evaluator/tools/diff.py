@@ -55,10 +55,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.atomic_write import write_atomically
-from ..core.errors import PokerRulesError, UsageError
+from ..core.errors import UsageError
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 from ..rules.cards import Card
-from .diff_basis import common_deck, rules_fingerprint
+from .diff_basis import common_deck, hand_or_none, rules_fingerprint
 from .diff_text import render_text
 from .diff_types import (
     CategoryStat,
@@ -250,14 +250,6 @@ def candidate_hands(deck: Sequence[Card], size: int, seed: int) -> Iterator[tupl
         yield from _suit_assignments(choice, faces)
 
 
-def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
-    """The hand ``cards`` make under ``ruleset``, or None when no category matches."""
-    try:
-        return ruleset.engine.evaluate(list(cards))
-    except PokerRulesError:
-        return None
-
-
 Representative = tuple[tuple[Card, ...], "Hand", "Hand"]  # cards, hand under A, hand under B
 
 
@@ -297,7 +289,7 @@ def scan_common_hands(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, s
             candidates = chain(candidates, suit_class_hands(side, deck, size, seed))
             break
     for cards in candidates:
-        hand_a, hand_b = _evaluate(a, cards), _evaluate(b, cards)
+        hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
         if hand_a is None or hand_b is None:
             continue
         if hand_a.category == hand_b.category:

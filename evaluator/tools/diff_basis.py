@@ -6,12 +6,31 @@ Shared by ``diff`` (:mod:`evaluator.tools.diff`), the showdown share
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import PokerRulesError
 from ..rules.cards import Card
 
 if TYPE_CHECKING:
+    from ..engine.hand import Hand
     from ..ruleset import Ruleset
+
+
+def hand_or_none(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
+    """The hand ``cards`` make under ``ruleset`` (the generic engine), or None when no category matches.
+
+    >>> from evaluator import load
+    >>> from evaluator.rules.cards import parse_cards
+    >>> hand_or_none(load("standard"), parse_cards("As Ks Qs Js Ts")).category
+    'royal_flush'
+    >>> hand_or_none(load("standard"), parse_cards("As Ks")) is None  # too few cards: no hand
+    True
+    """
+    try:
+        return ruleset.engine.evaluate(list(cards))
+    except PokerRulesError:
+        return None
 
 
 def common_deck(a: Ruleset, b: Ruleset) -> list[Card]:

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine.showdown import hand_matches
 from ..rules.cards import Card
+from .diff_basis import hand_or_none
 from .flip_types import CAUSES, ROWS_PER_BLOCK, FlipCensus, FlipGroup
 from .flips_sampled import (
-    _evaluate,
-    _label,
-    _matches,
     disjoint_variants,
     flip_array_values,
+    flip_label,
     sampled_census,
     verified_example,
 )
@@ -44,12 +44,12 @@ class _Side:
         self.values: IntArray = flip_array_values([hand.strength[:3] for hand in hands])
         self.qualifies: BoolArray = np.array([hand.qualifies for hand in hands], dtype=bool)
         beats = ruleset.beats
-        self.winner = np.array([[_matches(x.winner.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(
-            len(hands), len(beats)
-        )
-        self.loser = np.array([[_matches(x.loser.matcher, h) for x in beats] for h in hands], dtype=np.int64).reshape(
-            len(hands), len(beats)
-        )
+        self.winner = np.array(
+            [[hand_matches(x.winner.matcher, h) for x in beats] for h in hands], dtype=np.int64
+        ).reshape(len(hands), len(beats))
+        self.loser = np.array(
+            [[hand_matches(x.loser.matcher, h) for x in beats] for h in hands], dtype=np.int64
+        ).reshape(len(hands), len(beats))
 
     def outcomes(self, rows: slice) -> tuple[IntArray, IntArray]:
         """(outcome, exception) of every pair (row class first): 1 first wins, -1 second wins, 0 tie."""
@@ -69,15 +69,15 @@ def exact_census(
 ) -> FlipCensus:
     """Count every flipping pair of hands exactly, by class pairs, grouped by cause and categories."""
     cards = [hand for hand, _ in classes]
-    hands_a = [_evaluate(a, hand) for hand in cards]
-    hands_b = [_evaluate(b, hand) for hand in cards]
+    hands_a = [hand_or_none(a, hand) for hand in cards]
+    hands_b = [hand_or_none(b, hand) for hand in cards]
     if any(h is None for h in hands_a) or any(h is None for h in hands_b):
         return sampled_census(a, b, deck, size, 20_000, 2026)
     ha: list[Hand] = [h for h in hands_a if h is not None]
     hb: list[Hand] = [h for h in hands_b if h is not None]
     weights = np.array([weight for _, weight in classes], dtype=np.float64)
     side_a, side_b = _Side(a, ha), _Side(b, hb)
-    labels = [_label(x.category, y.category) for x, y in zip(ha, hb, strict=True)]
+    labels = [flip_label(x.category, y.category) for x, y in zip(ha, hb, strict=True)]
     label_names = sorted(set(labels))
     label_id = np.array([label_names.index(name) for name in labels], dtype=np.int64)
     names_a = sorted({h.category for h in ha})

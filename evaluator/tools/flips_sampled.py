@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.errors import PokerRulesError
 from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
+from .diff_basis import hand_or_none
 from .flip_types import CAUSES, FlipCensus, FlipGroup, FlipHand
 
 if TYPE_CHECKING:
@@ -26,24 +26,11 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
 
-def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
-    try:
-        return ruleset.engine.evaluate(list(cards))
-    except PokerRulesError:
-        return None
-
-
-def _matches(matcher: Any, hand: Hand) -> bool:
-    from ..engine.showdown import _matches as matches
-
-    return matches(matcher, hand)
-
-
-def _label(category_a: str, category_b: str) -> str:
+def flip_label(category_a: str, category_b: str) -> str:
     return category_a if category_a == category_b else f"{category_a} / {category_b}"
 
 
-def _cause(
+def flip_cause(
     a: Ruleset,
     b: Ruleset,
     first: tuple[Hand, Hand],
@@ -132,7 +119,12 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
     for _ in range(samples):
         dealt = rng.sample(cards, 2 * size)
         first, second = tuple(dealt[:size]), tuple(dealt[size:])
-        fa, fb, sa, sb = _evaluate(a, first), _evaluate(b, first), _evaluate(a, second), _evaluate(b, second)
+        fa, fb, sa, sb = (
+            hand_or_none(a, first),
+            hand_or_none(b, first),
+            hand_or_none(a, second),
+            hand_or_none(b, second),
+        )
         if fa is None or fb is None or sa is None or sb is None:
             continue
         verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
@@ -141,8 +133,8 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
         if verdict_a < verdict_b:  # orient the pair: A ranks the first hand higher than B does
             first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
             verdict_a, verdict_b = -verdict_a, -verdict_b
-        cause = _cause(a, b, (fa, fb), (sa, sb), (first, second))
-        key = (cause, _label(fa.category, fb.category), _label(sa.category, sb.category), verdict_a, verdict_b)
+        cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
+        key = (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category), verdict_a, verdict_b)
         entry = found.setdefault(key, [0, first, second])
         entry[0] += 1
     population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..core.stats_math import Z_95
 from ..rules.cards import Card
 from .flip_types import FlipGroup
-from .flips_sampled import _label, verified_example
+from .flips_sampled import flip_label, verified_example
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -70,7 +70,7 @@ def suit_flips(
         if verdict_a == -1:
             first, second = second, first
         category_a, category_b = a.evaluate(text_first).category, b.evaluate(text_first).category
-        key = (_label(category_a, category_b), _label(category_a, category_b))
+        key = (flip_label(category_a, category_b), flip_label(category_a, category_b))
         values.setdefault(key, []).append(hands * (weights[class_key(first)] - 1) / 2)
         examples.setdefault(key, (first, second))
     groups = []

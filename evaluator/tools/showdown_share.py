@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..core.errors import PokerRulesError, RulesetError
+from ..core.errors import RulesetError
 from ..core.stats_math import wilson_interval
 from ..rules.cards import Card
-from .diff_basis import common_deck, rules_fingerprint
+from .diff_basis import common_deck, hand_or_none, rules_fingerprint
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -29,14 +29,6 @@ if TYPE_CHECKING:
 CHANGED_EXAMPLES = 3  # changed showdowns kept as examples
 HeadsUp = tuple[tuple[Card, ...], tuple[Card, ...]]  # the two hands of one deal
 BATCH_DEALS = 65_536  # deals ranked per NumPy batch: bounded memory, a progress step each
-
-
-def _evaluate(ruleset: Ruleset, cards: Sequence[Card]) -> Hand | None:
-    """The hand ``cards`` make under ``ruleset``, or None when no category matches."""
-    try:
-        return ruleset.engine.evaluate(list(cards))
-    except PokerRulesError:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +85,7 @@ class _Judge:
     def hands_of(self, cards: tuple[Card, ...]) -> tuple[Hand | None, Hand | None]:
         key = tuple(sorted(cards))
         if key not in self.hands:
-            self.hands[key] = (_evaluate(self.a, key), _evaluate(self.b, key))
+            self.hands[key] = (hand_or_none(self.a, key), hand_or_none(self.b, key))
         return self.hands[key]
 
     def outcomes(self, first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[int, int]:

@@ -24,6 +24,7 @@ class Parser(argparse.ArgumentParser):
     so that ``main`` can print the problem as text or, with ``--json``, as JSON."""
 
     def error(self, message: str) -> NoReturn:
+        """Raise the problem as a UsageError for main to print (text or JSON, exit 2), instead of argparse's own exit."""
         raise UsageError(f"{self.prog}: error: {message}", self.format_usage())
 
 
@@ -81,6 +82,7 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 
 
 def add_list(commands: Any) -> None:
+    """The ``list`` command: the shipped rulesets."""
     listing = add_command(
         commands,
         "list",
@@ -93,6 +95,7 @@ def add_list(commands: Any) -> None:
 
 
 def add_eval(commands: Any) -> None:
+    """The ``eval`` command: one hand (or one per line of stdin) under a ruleset."""
     evaluate = add_command(
         commands,
         "eval",
@@ -117,6 +120,7 @@ def add_eval(commands: Any) -> None:
 
 
 def add_showdown(commands: Any) -> None:
+    """The ``showdown`` command: who wins, with a board, pots and odd chips."""
     showdown = add_command(
         commands,
         "showdown",
@@ -147,6 +151,7 @@ def add_showdown(commands: Any) -> None:
 
 
 def add_check(commands: Any) -> None:
+    """The ``check`` command: lint ruleset files, with positioned diagnostics."""
     check = add_command(
         commands,
         "check",
@@ -175,6 +180,7 @@ def add_check(commands: Any) -> None:
 
 
 def add_stats(commands: Any) -> None:
+    """The ``stats`` command: the exact frequency table of a ruleset."""
     stats = add_command(
         commands,
         "stats",
@@ -202,6 +208,7 @@ def add_stats(commands: Any) -> None:
 
 
 def add_diff(commands: Any) -> None:
+    """The ``diff`` command: what changes between two rulesets."""
     diff = add_command(
         commands,
         "diff",
@@ -230,6 +237,7 @@ def add_diff(commands: Any) -> None:
 
 
 def add_schema(commands: Any) -> None:
+    """The ``schema`` command: the JSON Schema of a ruleset file."""
     schema = add_command(
         commands,
         "schema",

@@ -64,6 +64,7 @@ def own_hand(ruleset: Rules, hand: Hand) -> Hand:
 
 
 def hand_matches(pattern_matcher: Any, hand: Hand) -> bool:
+    """Whether ``hand`` (its category and ranks as classified) matches a compiled pattern, as ``beats:`` rules ask."""
     classification = hand.fill.classification
     view = replace(classification.hand_class, category=classification.category.strength)
     return pattern_matcher(view, {}) is not None

@@ -198,6 +198,8 @@ def grid_ranks(ruleset: Rules) -> list[str]:
 
 @dataclass(frozen=True)
 class Chunk:
+    """One unit of chart work: a cell (class or sampled hand), its part number, the question and its seed."""
+
     position: int  # in the cells asked for
     cell: int  # in the whole grid: row * ranks + col
     index: int
@@ -350,6 +352,7 @@ def combine_cells(
 
 
 def worker_count(client: Any) -> int:
+    """How many workers ran the chart: those of a Dask ``client``, else 1 (this process)."""
     if client is None:
         return 1
     try:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 
 def flip_label(category_a: str, category_b: str) -> str:
+    """The category label of a hand in a flip: one name when both rulesets agree, else "a / b"."""
     return category_a if category_a == category_b else f"{category_a} / {category_b}"
 
 

@@ -45,4 +45,5 @@ def _shown_path(path: str) -> str:
 def diagnostic(
     code: str, message: str, where: Position, severity: str = "error", hint: str | None = None
 ) -> Diagnostic:
+    """A :class:`Diagnostic` at ``where``."""
     return Diagnostic(code, message, where.source, where.line, where.col, severity, hint)

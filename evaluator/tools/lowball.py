@@ -96,11 +96,13 @@ class LowBreakdown:
 
 
 def low_label(ruleset: Rules, top: str) -> str:
+    """How a low hand is named by its top card (``7-low``; ``5-low (the wheel)`` where the ace plays low)."""
     wheel = top == "5" and ruleset.rank_symbols[0] == "A"
     return f"{top}-low" + (" (the wheel)" if wheel else "")
 
 
 def top_rank(ruleset: Rules, cards: tuple[str, ...]) -> str:
+    """The highest rank among ``cards`` (text cards) in the ruleset's rank order."""
     ranks = [card[:-1] for card in cards if len(card) > 1]
     return max(ranks, key=ruleset.rank_symbols.index)
 

@@ -115,6 +115,9 @@ class SuitBatch:
         self.plain_keys = table.rank_keys[plain]
         self.plain_values = table.values[plain]
         self.plain_cards = card_counts(layout, self.plain_keys)
+        # holding sizes above hand.size with reduced keys of their own (suittable.grow_single_suit)
+        suited_cards = card_counts(layout, table.rank_keys[~plain])
+        self.single_suit_sizes = {int(k) for k in np.unique(suited_cards) if k > self.size}
         self.dense_index = dense_index  # fast.DenseIndex (passed in: fast.py imports this module)
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
@@ -208,7 +211,7 @@ class SuitBatch:
             # the rows some suit of which reaches the threshold, all at once (few numpy calls)
             rows = np.concatenate(reached_rows)
             columns = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
-            if k <= self.size:
+            if k <= self.size or (self.single and k in self.single_suit_sizes):
                 out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
             else:
                 out[rows] = self.best_subsets(columns, out[rows] if self.dominant else None)

@@ -129,12 +129,13 @@ def suit_rank(ranker: Any) -> Rank:
             total = sum(codes, bias)
             if not total & reach:
                 return plain[total >> shift]
-            if len(codes) > size:
-                return bigger(codes, total)
             for bit, one in tests:
                 if total & bit:
+                    # holdings above hand.size have keys too, up to the size two suits can reach
                     value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
-                    return missing(codes) if value is None else value
+                    if value is not None:
+                        return value
+                    return bigger(codes, total) if len(codes) > size else missing(codes)
             return NO_HAND  # pragma: no cover - a reach bit is set
 
     else:

@@ -9,7 +9,8 @@ rank keys of the suits that reach it, sorted -- which is hashed to one int64
 open-addressing table. Holdings above ``hand.size`` cards rank such rows by their
 ``hand.size`` subsets. When the deck is small enough, hands of at most
 ``hand.size`` cards are instead one gather on a per-hand table valued by the
-path above (``suitdirect.py``).
+path above (``suitdirect.py``), and bigger holdings the best of their subsets
+on it.
 """
 
 from __future__ import annotations
@@ -182,13 +183,14 @@ class SuitBatch:
     def rank(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids."""
         n, k = ids.shape
-        direct = self.direct() if k <= self.size else None
-        if direct is not None:
-            out = np.empty(n, dtype=np.int64)
-            for start, columns in self.ranker._blocks(ids, len(self.codes)):
-                out[start : start + columns.shape[1]] = direct.rank(columns)
-            return out
-        return self.by_reduced_key(ids)
+        direct = self.direct()
+        if direct is None:
+            return self.by_reduced_key(ids)
+        out = np.empty(n, dtype=np.int64)
+        for start, columns in self.ranker._blocks(ids, len(self.codes)):
+            # a bigger holding: its best subset, each one hand of the per-hand table
+            out[start : start + columns.shape[1]] = direct.rank(columns) if k <= self.size else direct.best(columns)
+        return out
 
     def by_reduced_key(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids, by plain value and reduced key."""
@@ -221,12 +223,8 @@ class SuitBatch:
         """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
         ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
         best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
-        direct = self.direct()
         for subset in combinations(range(len(columns)), self.size):
             part = columns[list(subset)]
-            if direct is not None:  # every subset is one hand of the per-hand table
-                np.maximum(best, direct.rank(part), out=best)
-                continue
             total = self.first_codes[part[0]]
             for column in part[1:]:
                 total += self.codes[column]

@@ -29,7 +29,7 @@ import evaluator
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
 from evaluator.compiled.suitdirect import colex_combinations, reaching_share
-from evaluator.compiled.suittable import SUIT_MODE
+from evaluator.compiled.suittable import SUIT_MODE, single_suit_sizes
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
 from evaluator.core.errors import CardError
 from evaluator.core.resources import CACHE_ENV
@@ -174,6 +174,47 @@ def test_hands_where_suits_decide(name: str) -> None:
         if others and rng.random() < 0.3 and others[0] not in hand:
             hand[-1] = others[0]
         hands.append(hand)
+    check_ids(rs, hands)
+
+
+# --- 3b. holdings above hand.size with a reduced key of their own ------------------------------
+
+STRIPPED_FOUR_FLUSH = """extends: four-flush
+deck: {ranks: [9, T, J, Q, K, A]}
+"""
+
+
+def test_four_flush_every_six_and_seven_card_holding_class_of_a_stripped_deck(tmp_path: Path) -> None:
+    """Six- and seven-card holdings one suit of which holds four or more have their own reduced keys
+    (``suittable.grow_single_suit``): every class of them against the generic evaluator."""
+    path = tmp_path / "four-flush-stripped.yaml"
+    path.write_text(STRIPPED_FOUR_FLUSH)
+    rs = evaluator.load(str(path))
+    table = ruleset_ranker(rs).tables.suit_table
+    assert table is not None and table.threshold == 4
+    assert list(single_suit_sizes(table, ruleset_ranker(rs).model, ruleset_ranker(rs).model.caps, 7)) == [6, 7]
+    deck = list(rs.deck)
+    hands = []
+    for k in (6, 7):
+        for held, _ in holdings(rs, k):
+            if max(sum(1 for card in held if card.suit == suit) for suit in rs.suits) >= 4:
+                hands.append([deck.index(card) for card in held])
+    assert len(hands) > 1000
+    check_ids(rs, hands)
+
+
+def test_four_flush_random_six_and_seven_card_holdings() -> None:
+    rs = evaluator.load("four-flush")
+    deck = list(rs.deck)
+    rng = random.Random(16)
+    by_suit = {suit: [i for i, card in enumerate(deck) if card.suit == suit] for suit in rs.suits}
+    hands = []
+    for _ in range(400):
+        k = rng.choice([6, 7])
+        hand = rng.sample(by_suit[rng.choice(list(rs.suits))], rng.randint(4, k))
+        hand += rng.sample([i for i in range(len(deck)) if i not in hand], k - len(hand))
+        hands.append(hand)
+    hands += [rng.sample(range(len(deck)), k) for k in (6, 7) for _ in range(200)]
     check_ids(rs, hands)
 
 

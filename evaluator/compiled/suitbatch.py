@@ -9,7 +9,8 @@ rank keys of the suits that reach it, sorted -- which is hashed to one int64
 open-addressing table. Holdings above ``hand.size`` cards rank such rows by their
 ``hand.size`` subsets. When the deck is small enough, hands of at most
 ``hand.size`` cards are instead one gather on a per-hand table valued by the
-path above (``suitdirect.py``).
+path above (``suitdirect.py``), and bigger holdings the best of their subsets
+on it.
 """
 
 from __future__ import annotations
@@ -115,6 +116,9 @@ class SuitBatch:
         self.plain_keys = table.rank_keys[plain]
         self.plain_values = table.values[plain]
         self.plain_cards = card_counts(layout, self.plain_keys)
+        # holding sizes above hand.size with reduced keys of their own (suittable.grow_single_suit)
+        suited_cards = card_counts(layout, table.rank_keys[~plain])
+        self.single_suit_sizes = {int(k) for k in np.unique(suited_cards) if k > self.size}
         self.dense_index = dense_index  # fast.DenseIndex (passed in: fast.py imports this module)
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
@@ -179,13 +183,14 @@ class SuitBatch:
     def rank(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids."""
         n, k = ids.shape
-        direct = self.direct() if k <= self.size else None
-        if direct is not None:
-            out = np.empty(n, dtype=np.int64)
-            for start, columns in self.ranker._blocks(ids, len(self.codes)):
-                out[start : start + columns.shape[1]] = direct.rank(columns)
-            return out
-        return self.by_reduced_key(ids)
+        direct = self.direct()
+        if direct is None:
+            return self.by_reduced_key(ids)
+        out = np.empty(n, dtype=np.int64)
+        for start, columns in self.ranker._blocks(ids, len(self.codes)):
+            # a bigger holding: its best subset, each one hand of the per-hand table
+            out[start : start + columns.shape[1]] = direct.rank(columns) if k <= self.size else direct.best(columns)
+        return out
 
     def by_reduced_key(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids, by plain value and reduced key."""
@@ -208,7 +213,7 @@ class SuitBatch:
             # the rows some suit of which reaches the threshold, all at once (few numpy calls)
             rows = np.concatenate(reached_rows)
             columns = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
-            if k <= self.size:
+            if k <= self.size or (self.single and k in self.single_suit_sizes):
                 out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
             else:
                 out[rows] = self.best_subsets(columns, out[rows] if self.dominant else None)
@@ -218,12 +223,8 @@ class SuitBatch:
         """The best ``hand.size`` subset of each holding (``columns``: ids, (k, n)). With a
         ``floor`` (the plain values, when reaching never hurts) only subsets that reach count."""
         best = np.full(columns.shape[1], NO_HAND, dtype=np.int64) if floor is None else floor.copy()
-        direct = self.direct()
         for subset in combinations(range(len(columns)), self.size):
             part = columns[list(subset)]
-            if direct is not None:  # every subset is one hand of the per-hand table
-                np.maximum(best, direct.rank(part), out=best)
-                continue
             total = self.first_codes[part[0]]
             for column in part[1:]:
                 total += self.codes[column]

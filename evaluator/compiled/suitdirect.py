@@ -9,7 +9,9 @@ own entry instead, valued once by the suit-class tables themselves
 
 - batch: one int32 array per hand size, indexed by the hand's *colex rank*
   (``sum(comb(id_j, j + 1))`` over its ids sorted ascending); a row is sorted
-  by a small sorting network and ranked with one gather per card;
+  by a small sorting network and ranked with one gather per card; a bigger
+  holding is sorted once, so each of its subsets is sorted already and its
+  rank is a sum of per-position binomials;
 - per call (fewer hands still): a dict keyed by the sum of one bit per card
   plus the card count in the top bits, so a repeated card (a carry) or a
   bigger holding is simply absent and takes the reduced-key path.
@@ -22,6 +24,8 @@ from math import comb
 from typing import Any
 
 import numpy as np
+
+from .classgrid import NO_HAND
 
 #: Most hands of ``hand.size`` cards a batch table holds (int32: 16 MB).
 DIRECT_HANDS = 4_000_000
@@ -125,17 +129,49 @@ class DirectTable:
             ).astype(np.int32)
 
     def rank(self, columns: np.ndarray) -> np.ndarray:
-        """Values of hands given as columns of distinct, checked ids (shape (k, n), ``low <= k <= size``)."""
-        column = [np.array(c, dtype=np.intp) for c in columns]
-        for a, b in NETWORKS[len(column)]:
-            low = np.minimum(column[a], column[b])
-            np.maximum(column[a], column[b], out=column[b])
-            column[a] = low
-        index = self.binomials[1][column[0]]
+        """Values of hands given as columns of distinct, checked ids (shape (k, n), ``low <= k <= size``;
+        ``columns`` is sorted in place, so pass a copy the caller owns)."""
+        column = sort_columns(columns)
+        index = self.binomials[1].take(column[0])
         for j in range(1, len(column)):
-            index += self.binomials[j + 1][column[j]]
-        found: np.ndarray = self.values[len(column)][index].astype(np.int64)
+            index += self.binomials[j + 1].take(column[j])
+        found: np.ndarray = self.values[len(column)].take(index)
         return found
+
+    def best(self, columns: np.ndarray) -> np.ndarray:
+        """The best ``size``-card subset of holdings of more cards (columns of distinct, checked ids,
+        shape (k, n), sorted in place): the ids are sorted once, so every subset is sorted too and
+        its colex rank is a sum of per-position binomials, shared along common prefixes."""
+        column = sort_columns(columns)
+        k, size = len(column), self.size
+        # terms[j][i]: the binomial the i-th smallest id adds as the j-th card of a subset
+        terms = [{i: self.binomials[j + 1].take(column[i]) for i in range(j, k - size + j + 1)} for j in range(size)]
+        values = self.values[size]
+        best = np.full(len(column[0]), NO_HAND, dtype=np.int64)
+
+        def walk(start: int, j: int, partial: np.ndarray | None) -> None:
+            for i in range(start, k - size + j + 1):
+                index = terms[j][i] if partial is None else partial + terms[j][i]
+                if j + 1 == size:
+                    np.maximum(best, values.take(index), out=best)
+                else:
+                    walk(i + 1, j + 1, index)
+
+        walk(0, 0, None)
+        return best
+
+
+def sort_columns(columns: np.ndarray) -> list[np.ndarray]:
+    """The columns sorted across (row by row), in place: a sorting network of compare-exchanges."""
+    column = list(columns)
+    k = len(column)
+    # the optimal networks up to five; bubble sort's network beyond
+    network = NETWORKS[k] if k in NETWORKS else [(j, j + 1) for i in range(k) for j in range(k - 1 - i)]
+    for a, b in network:
+        low = np.minimum(column[a], column[b])
+        np.maximum(column[a], column[b], out=column[b])
+        column[a] = low
+    return column
 
 
 def per_call_table(table: DirectTable, codes: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:

@@ -20,7 +20,6 @@ from typing import Any
 
 from ..core.errors import CardError, error
 from .card_ids import not_codes
-from .classgrid import NO_HAND
 from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
 from .suittable import ABSENT, SuitTable, reaching_never_hurts
 
@@ -122,6 +121,9 @@ def suit_rank(ranker: Any) -> Rank:
         value = keyed.get(key)
         return missing(codes) if value is None else value
 
+    # the suit counter bit that one suit alone sets, to that suit's lowest bit
+    reaching_suit = {bit: one for bit, one in tests}
+
     if single:
         # at most one suit of a hand reaches the threshold (a wild card counts in every
         # suit): its rank key is the only suit key
@@ -129,13 +131,13 @@ def suit_rank(ranker: Any) -> Rank:
             total = sum(codes, bias)
             if not total & reach:
                 return plain[total >> shift]
-            if len(codes) > size:
-                return bigger(codes, total)
-            for bit, one in tests:
-                if total & bit:
-                    value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
-                    return missing(codes) if value is None else value
-            return NO_HAND  # pragma: no cover - a reach bit is set
+            one = reaching_suit.get(total & reach)
+            if one is not None:
+                # holdings above hand.size have keys too, up to the size two suits can reach
+                value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
+                if value is not None:
+                    return value
+            return bigger(codes, total) if len(codes) > size else missing(codes)
 
     else:
 

@@ -16,8 +16,12 @@ suit counters tells); the others add the suits that reach ``t``. ``t = 1``
 is the whole suit class, so a threshold always exists.
 
 Holdings above ``hand.size`` play their best ``hand.size`` subset: when no suit
-reaches ``t`` every subset is plain too, and a grown rank table answers at once;
-otherwise the subsets are ranked (per call, or vectorised in batch).
+reaches ``t`` every subset is plain too, and a grown rank table answers at once.
+When at most one suit can reach ``t`` (no wild card, fewer than ``2 t`` cards) a
+holding's other suits stay below ``t`` in every subset, so its reduced key still
+values it exactly: those keys are grown one card at a time from the ``hand.size``
+ones (``grow_single_suit``). Other holdings rank their subsets (per call, or
+vectorised in batch).
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ def why_not_suit_mode(ruleset: Rules, engine: Engine, dead_jokers: bool) -> str 
 
 @dataclass
 class SuitTable:
-    """Values of every holding class up to ``hand.size`` cards by reduced key.
+    """Values of every holding class up to ``hand.size`` cards by reduced key (and of the
+    bigger holdings of ``single_suit_sizes``).
 
     ``rank_keys[i]`` and ``suit_keys[i]`` (one row per class, the rank keys of
     the suits that reach ``threshold``, high first, ``ABSENT`` padded) make the
@@ -162,7 +167,82 @@ def build_suit_table(
         suit_keys[row, : len(subs)] = subs
     table = SuitTable(threshold, rank_keys, suit_keys, np.array(list(chosen.values()), dtype=np.int32), {})
     grow_plain(table, model, caps, size + extra)
+    grow_single_suit(table, model, caps, size + extra)
     return table
+
+
+def single_suit_sizes(table: SuitTable, model: CardModel, caps: Sequence[int], top: int) -> range:
+    """Holding sizes above ``hand.size`` (up to ``top``) whose reduced key values them exactly with
+    one suit key: no wild card, every rank in every suit, and two suits cannot both reach the threshold.
+
+    Such a holding's suits below the threshold stay below it in every subset, so its
+    subsets' reduced keys -- hence its value -- follow from its rank key and the ranks
+    of the one suit that reaches it.
+    """
+    layout = model.layout
+    size = model.ruleset.hand_size
+    if layout.has_wild_digit or any(cap != layout.suits for cap in caps):
+        return range(0)
+    return range(size + 1, min(top, 2 * table.threshold - 1) + 1)
+
+
+def grow_single_suit(table: SuitTable, model: CardModel, caps: Sequence[int], top: int) -> None:
+    """Add the reduced keys of holdings above ``hand.size`` cards, one suit reaching the threshold
+    (``single_suit_sizes``): each valued as the best of its holdings one card smaller."""
+    sizes = single_suit_sizes(table, model, caps, top)
+    if not len(sizes):
+        return
+    layout = model.layout
+    size = model.ruleset.hand_size
+    places = np.array([layout.place(d) for d in range(layout.digits)], dtype=np.int64)
+    high = np.int64(layout.key_bits)
+    # the level below, by combined key (rank key, suit key above it): hand.size cards from the table
+    mine = (table.suit_keys[:, 0] != ABSENT) & (card_counts(layout, table.rank_keys) == size)
+    below = sorted_table(table.rank_keys[mine] + (table.suit_keys[mine, 0] << high), table.values[mine])
+    grown: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for k in sizes:
+        suited_parts, other_parts = [], []
+        for j in range(table.threshold, min(k, layout.digits) + 1):
+            suited = count_vectors([1] * layout.digits, j)
+            others = count_vectors([cap - 1 for cap in caps], k - j)
+            suited_parts.append(np.repeat(suited, len(others), axis=0))
+            other_parts.append(np.tile(others, (len(suited), 1)))
+        suited, others = np.vstack(suited_parts), np.vstack(other_parts)
+        suit_keys = suited.astype(np.int64) @ places
+        rank_keys = suit_keys + others.astype(np.int64) @ places
+        values = np.full(len(rank_keys), NO_HAND, dtype=np.int32)
+        plain_keys, plain_values = table.plain[k - 1]
+        keeps = suited.sum(axis=1) - 1 >= table.threshold
+        for d in range(layout.digits):
+            # one card of the reaching suit less: still reaching, or plain
+            rows = np.flatnonzero(suited[:, d] > 0)
+            still = rows[keeps[rows]]
+            values[still] = np.maximum(
+                values[still], _find(below, rank_keys[still] - places[d] + ((suit_keys[still] - places[d]) << high))
+            )
+            gone = rows[~keeps[rows]]
+            values[gone] = np.maximum(values[gone], _find((plain_keys, plain_values), rank_keys[gone] - places[d]))
+            # one card of another suit less
+            rows = np.flatnonzero(others[:, d] > 0)
+            values[rows] = np.maximum(
+                values[rows], _find(below, rank_keys[rows] - places[d] + (suit_keys[rows] << high))
+            )
+        grown.append((rank_keys, suit_keys, values))
+        below = sorted_table(rank_keys + (suit_keys << high), values)
+    padding = np.full((sum(len(part[0]) for part in grown), layout.suits - 1), ABSENT, dtype=np.int64)
+    table.rank_keys = np.concatenate([table.rank_keys, *(part[0] for part in grown)])
+    table.suit_keys = np.vstack([table.suit_keys, np.column_stack([np.concatenate([p[1] for p in grown]), padding])])
+    table.values = np.concatenate([table.values, *(part[2] for part in grown)]).astype(np.int32)
+
+
+def _find(table: tuple[np.ndarray, np.ndarray], keys: np.ndarray) -> np.ndarray:
+    """Values of keys that are all in a sorted table (a missing one is an internal error)."""
+    sorted_keys, values = table
+    where = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    if not np.array_equal(sorted_keys[where], keys):
+        raise RuntimeError("internal error: a smaller holding is missing from the suit table")
+    found: np.ndarray = values[where]
+    return found
 
 
 def grow_plain(table: SuitTable, model: CardModel, caps: Sequence[int], top: int) -> None:

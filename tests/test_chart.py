@@ -7,7 +7,6 @@ import csv
 import io
 import json
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from itertools import combinations
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from browser import chromium, needs_chromium
 
 from evaluator import load
 from evaluator.cli.main import main
@@ -24,7 +24,6 @@ from evaluator.tools.chart_html import render_chart_html
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "chart.schema.json").read_text(encoding="utf-8"))
-CHROMIUM = Path("/usr/bin/chromium")
 
 # Pre-flop equity against one random hand, as published by every equity
 # calculator's "vs random" table (PokerStove, Equilab): rounded to 0.1%.
@@ -226,31 +225,18 @@ def test_every_string_in_the_page_is_escaped() -> None:
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
 
 
-needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing")
-
-
 @needs_chromium
 def test_the_page_renders_in_headless_chromium(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "chart.html"
     argv = ["chart", "holdem", "--against", "short-deck-holdem", "--samples", "200", "--seed", "1"]
     assert run(capsys, *argv, "--html", str(page))[0] == 0
-    common = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]  # fmt: skip
-    dom = subprocess.run([*common, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = chromium("--dump-dom", page.as_uri(), tmp_path=tmp_path)
     assert dom.returncode == 0, dom.stderr
     # the browser built the three grids: 169 + 81 cells, and 81 differences
     assert dom.stdout.count('class="cell"') == 169 + 81 + 81
     assert dom.stdout.count("<title>AA (pair, 6 combos): equity") == 2
     shot = tmp_path / "chart.png"
-    done = subprocess.run(
-        [*common, f"--screenshot={shot}", "--window-size=800,1600", page.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = chromium(f"--screenshot={shot}", "--window-size=800,1600", page.as_uri(), tmp_path=tmp_path)
     assert done.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -8,7 +8,6 @@ import io
 import json
 import re
 import statistics
-import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
 from itertools import combinations
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from browser import chromium, needs_chromium
 
 from evaluator import load
 from evaluator.cli.main import main
@@ -27,7 +27,6 @@ from evaluator.tools.chart_html import render_chart_html
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "chart.schema.json").read_text(encoding="utf-8"))
-CHROMIUM = Path("/usr/bin/chromium")
 
 # Reduced cases: every card dead but a few, so that every deal can be enumerated plainly.
 OMAHA_TURN = "Kd 7c 2h 5s"
@@ -310,25 +309,15 @@ def test_the_bars_are_well_formed_sorted_and_escaped() -> None:
     assert "<script>" not in render_chart_html(result)
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing")
+@needs_chromium
 def test_the_sampled_page_renders_in_headless_chromium(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "chart.html"
     argv = ["chart", "omaha", "--against", "omaha-hi-lo", "--hands", "20", "--samples", "200", "--seed", "1"]
     assert run(capsys, *argv, "--html", str(page))[0] == 0
-    common = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]  # fmt: skip
-    dom = subprocess.run([*common, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = chromium("--dump-dom", page.as_uri(), tmp_path=tmp_path)
     assert dom.returncode == 0, dom.stderr
     hands = len(re.findall(r'<g class="hand"', page.read_text(encoding="utf-8")))
     assert hands > 0 and dom.stdout.count('class="hand"') == hands
     shot = tmp_path / "chart.png"
-    done = subprocess.run(
-        [*common, f"--screenshot={shot}", "--window-size=800,1600", page.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = chromium(f"--screenshot={shot}", "--window-size=800,1600", page.as_uri(), tmp_path=tmp_path)
     assert done.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

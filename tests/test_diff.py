@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import struct
-import subprocess
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from browser import chromium, needs_chromium
 
 from evaluator import load
 from evaluator.cli.main import main
@@ -24,7 +24,6 @@ from evaluator.tools.diff import common_deck, flipped_pairs, heads_up_deals, wil
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
-CHROMIUM = Path("/usr/bin/chromium")
 FEW = ["--samples", "400"]  # enough to exercise sampling, cheap enough for every run
 
 
@@ -269,15 +268,6 @@ def test_html_has_charts_cards_and_settings(short_deck_report: Path) -> None:
     assert "<td>deck size</td><td>52 cards</td><td>36 cards</td>" in page
 
 
-def _chromium(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    command = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", *args,
-    ]  # fmt: skip
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-
-
 def _png_pixels(path: Path) -> tuple[int, int, bytes]:
     """Width, height and the raw (still filtered) scanline bytes of a PNG."""
     data = path.read_bytes()
@@ -294,15 +284,9 @@ def _png_pixels(path: Path) -> tuple[int, int, bytes]:
     return width, height, zlib.decompress(idat)
 
 
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="no browser: /usr/bin/chromium is missing (install Debian packages chromium and chromium-driver)",
-)
-
-
 @needs_chromium
 def test_chromium_renders_the_charts(short_deck_report: Path, tmp_path: Path) -> None:
-    result = _chromium("--dump-dom", short_deck_report.as_uri(), tmp_path=tmp_path)
+    result = chromium("--dump-dom", short_deck_report.as_uri(), tmp_path=tmp_path)
     dom = result.stdout
     assert "<svg" in dom, result.stderr[-2000:]
     assert dom.count('<rect class="bar"') == 10 * 2
@@ -312,7 +296,7 @@ def test_chromium_renders_the_charts(short_deck_report: Path, tmp_path: Path) ->
 @needs_chromium
 def test_chromium_screenshot_is_not_blank(short_deck_report: Path, tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
-    result = _chromium(
+    result = chromium(
         "--hide-scrollbars",
         "--window-size=1200,1600",
         f"--screenshot={shot}",

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .classgrid import NO_HAND
-from .table_layout import BATCH_CARDS, CardModel, Layout, Tables
+from .table_layout import BATCH_CARDS, TableSource
 
 Rank = Callable[[np.ndarray], np.ndarray]
 
@@ -49,7 +49,7 @@ class DenseRanking(Protocol):
         ...
 
 
-class BatchRanker(Protocol):
+class BatchRanker(TableSource, Protocol):
     """What batch ranking needs of a ranker (``fast.FastRanker`` is one).
 
     Declared here, below the ranker, so that the ranker can hand its batches
@@ -57,15 +57,7 @@ class BatchRanker(Protocol):
     """
 
     @property
-    def tables(self) -> Tables: ...
-    @property
-    def model(self) -> CardModel: ...
-    @property
-    def layout(self) -> Layout: ...
-    @property
     def size(self) -> int: ...
-    @property
-    def lowest(self) -> bool: ...
     @property
     def index(self) -> DenseRanking: ...
     @property

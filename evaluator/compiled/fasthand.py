@@ -41,7 +41,7 @@ from ..engine.showdown import compare as generic_compare
 from ..engine.showdown import showdown as generic_showdown
 from ..rules.cards import Card
 
-NO_HAND = -1  # the tables' value of no hand (table_layout.NO_HAND; not imported: it would load NumPy)
+NO_HAND = -1  # the tables' value of no hand (classgrid.NO_HAND; not imported: it would load NumPy)
 
 if TYPE_CHECKING:
     from ..engine.fill import Fill

@@ -21,23 +21,17 @@ from .classgrid import NO_HAND, count_vectors
 from .suited import SuitSource, suited_rank
 from .suitkey import suit_rank
 from .suittable import SUIT_MODE
-from .table_layout import MAX_HOLDING
+from .table_layout import MAX_HOLDING, TableSource
 
 if TYPE_CHECKING:
-    from .table_layout import CardModel, Layout, Tables
+    pass
 
 Rank = Callable[[Sequence[int]], int]
 
 
-class RankSource(SuitSource, Protocol):
+class RankSource(SuitSource, TableSource, Protocol):
     """What the per-call builders need of a ranker (``fast.FastRanker`` is one)."""
 
-    @property
-    def tables(self) -> Tables: ...
-    @property
-    def model(self) -> CardModel: ...
-    @property
-    def layout(self) -> Layout: ...
     @property
     def nf(self) -> dict[int, int]: ...
     @property
@@ -46,8 +40,6 @@ class RankSource(SuitSource, Protocol):
     def low(self) -> int: ...
     @property
     def mode(self) -> str: ...
-    @property
-    def lowest(self) -> bool: ...
     @property
     def constrained(self) -> bool: ...
     @property

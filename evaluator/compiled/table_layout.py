@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -413,3 +413,17 @@ def value_part(strength: Strength) -> Strength:
     """A strength without its suit tie-break: (qualifies, score, natural-beats-wild)."""
     # (qualifies, score, natural-beats-wild): everything but the suit tie-break
     return tuple(strength[:3])
+
+
+class TableSource(Protocol):
+    """What the per-call and batch builders read of a ranker: its tables and their layout
+    (``fast.FastRanker`` is one)."""
+
+    @property
+    def tables(self) -> Tables: ...
+    @property
+    def model(self) -> CardModel: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def lowest(self) -> bool: ...

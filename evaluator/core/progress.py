@@ -107,38 +107,45 @@ class Bar:
     ) -> None:
         self.label = label
         self.stream = stream or sys.stderr
+        self.tty = _is_terminal(self.stream)
         self.clock = clock
         self.start = clock()
         self.delay = delay
-        self.shown = False
         self.last = -inf
-        self.drawn = -1.0  # the fraction last drawn (the same one is never drawn twice)
+        self.drawn = -1.0  # the fraction last drawn, -1 when none is (the same one is never drawn twice)
 
-    def _tty(self) -> bool:
-        try:
-            return bool(self.stream.isatty())
-        except (AttributeError, ValueError):  # a closed or unusual stream: treated as a log
-            return False
+    @property
+    def shown(self) -> bool:
+        """Whether the bar is on screen (drawn and not yet finished)."""
+        return self.drawn >= 0
 
     def __call__(self, fraction: float) -> None:
         now = self.clock()
-        pause = 0.2 if self._tty() else 2.0  # a log gets a line every two seconds, not a flood
+        if now - self.start < self.delay:
+            return
+        pause = 0.2 if self.tty else 2.0  # a log gets a line every two seconds, not a flood
         fraction = min(max(fraction, 0.0), 1.0)
-        if now - self.start < self.delay or (now - self.last < pause and fraction < 1.0) or fraction == self.drawn:
+        if (now - self.last < pause and fraction < 1.0) or fraction == self.drawn:
             return
         self.last, self.drawn = now, fraction
         done = int(30 * fraction)
-        end = "" if self._tty() else "\n"
+        end = "" if self.tty else "\n"
         self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
         self.stream.flush()
-        self.shown = True
 
     def finish(self) -> None:
         """End a bar that showed with the time taken (nothing when it never showed)."""
         if not self.shown:
             return
         elapsed = self.clock() - self.start
-        lead = "\r" if self._tty() else ""
-        self.stream.write(f"{lead}pokerrules: {self.label} done in {elapsed:.1f} s" + " " * 30 * self._tty() + "\n")
+        lead = "\r" if self.tty else ""
+        self.stream.write(f"{lead}pokerrules: {self.label} done in {elapsed:.1f} s" + " " * 30 * self.tty + "\n")
         self.stream.flush()
-        self.shown = False
+        self.drawn = -1.0
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or unusual stream: treated as a log
+        return False

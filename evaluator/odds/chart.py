@@ -190,8 +190,21 @@ def chart(
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
                 n = min(CHUNK_SAMPLES, per_class - start)
                 chunks.append(Chunk(c, cell, i, cls.name, opponents, board, dead, n, used_seed or 0))
-    question = (opponents, board, dead, exact, used_seed, per_class)
-    return settle_chart(ruleset, wanted, combos, chunks, question, (client, progress, started))
+    return settle_chart(
+        ruleset,
+        wanted,
+        combos,
+        chunks,
+        opponents=opponents,
+        board=board,
+        dead=dead,
+        exact=exact,
+        seed=used_seed,
+        per_cell=per_class,
+        client=client,
+        progress=progress,
+        started=started,
+    )
 
 
 @dataclass

@@ -366,17 +366,20 @@ def settle_chart(
     wanted: Sequence[HandClass | SampledHand],
     combos: list[int],
     chunks: list[Chunk],
-    question: tuple[int, str, str, bool, int | None, int],
-    run: tuple[Any, Progress | None, float],
+    *,
+    opponents: int,
+    board: str,
+    dead: str,
+    exact: bool,
+    seed: int | None,
+    per_cell: int,
+    client: Any,
+    progress: Progress | None,
+    started: float,
     sample: HandSample | None = None,
 ) -> ChartResult:
-    """Run ``chunks`` (here or on a Dask ``client``) and build the chart of ``wanted``.
-
-    ``question`` is (opponents, board, dead, exact, seed, deals per cell);
-    ``run`` is (client, progress, the time the chart started).
-    """
-    opponents, board, dead, exact, seed, per_cell = question
-    client, progress, started = run
+    """Run ``chunks`` (here or on a Dask ``client``) and build the chart of ``wanted``
+    (``per_cell`` deals per cell when sampled; ``started``: when the chart began)."""
     groups = group_chunks(chunks)
     work = [sum(max(c.samples, 1) for c in group) for group in groups]
     spec = RulesetSpec.of(ruleset)

@@ -313,5 +313,19 @@ def sampled_chart(
         for j, start in enumerate(range(0, per_hand, CHUNK_SAMPLES)):
             n = min(CHUNK_SAMPLES, per_hand - start)
             chunks.append(Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed))
-    question = (opponents, board, dead, exact, used_seed, per_hand)
-    return settle_chart(ruleset, wanted, combos, chunks, question, (client, progress, started), sample)
+    return settle_chart(
+        ruleset,
+        wanted,
+        combos,
+        chunks,
+        opponents=opponents,
+        board=board,
+        dead=dead,
+        exact=exact,
+        seed=used_seed,
+        per_cell=per_hand,
+        client=client,
+        progress=progress,
+        started=started,
+        sample=sample,
+    )

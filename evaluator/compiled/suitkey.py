@@ -15,29 +15,51 @@ one dict lookup on a per-hand table, in front of all this.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from ..core.errors import CardError, error
 from .card_ids import not_codes
 from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
-from .suittable import ABSENT, SuitTable, reaching_never_hurts
+from .suittable import ABSENT, SuitTable, card_counts, reach_ceilings, reaching_never_hurts
 
 Rank = Callable[[Sequence[int]], int]
 
 
 def python_key(rank_key: int, subs: Sequence[int], field: int) -> int:
-    """The reduced key as one Python integer: the rank key, then each suit key plus one in its own field.
+    """The reduced key as one Python integer: the rank key, then each suit key in its own field.
 
-    >>> python_key(5, [3, 0], 4)
-    325
+    A suit key is never 0 (every card counting in a suit adds to it), so the
+    fields need no marker for a present suit.
+
+    >>> python_key(5, [3, 1], 4)
+    309
     """
     key = rank_key
     step = field
     for sub in subs:
-        key += (sub + 1) << step
+        key += sub << step
         step += field
     return key
+
+
+def counter_ceilings(table: SuitTable, layout: Any, size: int) -> dict[int, int]:
+    """The ceilings of ``reach_ceilings`` by the suit counters of a sum (``sum(codes, bias) & counters``)
+    whose one reaching suit holds ``c`` cards: every such counter state of a holding of up to
+    ``layout.limit`` cards (the other suits below the threshold)."""
+    ceilings = reach_ceilings(table, layout, size)
+    threshold = table.threshold
+    start = (1 << (layout.suit_bits - 1)) - threshold
+    found: dict[int, int] = {}
+    for reaching in range(layout.suits):
+        for count in range(threshold, layout.limit + 1):
+            if count + start >= 1 << layout.suit_bits:
+                break
+            for others in product(range(threshold), repeat=layout.suits - 1):
+                counts = [*others[:reaching], count, *others[reaching:]]
+                state = sum((c + start) << (layout.suit_bits * s) for s, c in enumerate(counts))
+                found[state] = ceilings[min(count, size)]
+    return found
 
 
 def suit_rank(ranker: Any) -> Rank:
@@ -51,16 +73,18 @@ def suit_rank(ranker: Any) -> Rank:
     threshold = table.threshold
     bias = sum(((1 << (layout.suit_bits - 1)) - threshold) << (layout.suit_bits * s) for s in range(layout.suits))
     reach = layout.flush_bits
-    field = layout.key_bits + 1
+    field = max(layout.key_bits + 1, layout.shift)  # at least the shift: a suit's sum lifts into place
     tests = [(layout.suit_flush_bit(s), layout.suit_one(s)) for s in range(layout.suits)]
     plain_items: dict[int, int] = {}
-    keyed: dict[int, int] = {}
-    for rank_key, subs, value in zip(
-        table.rank_keys.tolist(), table.suit_keys.tolist(), table.values.tolist(), strict=False
+    # the reduced keys by holding size, so a hand of hand.size cards looks in a small dict
+    counts = card_counts(layout, table.rank_keys).tolist()
+    keyed: list[dict[int, int]] = [{} for _ in range(max(counts, default=0) + 1)]
+    for rank_key, subs, value, count in zip(
+        table.rank_keys.tolist(), table.suit_keys.tolist(), table.values.tolist(), counts, strict=False
     ):
         held = [sub for sub in subs if sub != ABSENT]
         if held:
-            keyed[python_key(rank_key, held, field)] = value
+            keyed[count][python_key(rank_key, held, field)] = value
         else:
             plain_items[rank_key] = value
     for keys, values in table.plain.values():
@@ -100,9 +124,9 @@ def suit_rank(ranker: Any) -> Rank:
                     rests = [sum(rest) for rest in combinations(outside, size - kept)]
                     for some in combinations(inside, kept):
                         suited = sum(some)
-                        suit_key = ((suited >> shift) + 1) << field
+                        suit_key = (suited >> shift) << field
                         for rest in rests:
-                            found = keyed.get(((suited + rest) >> shift) + suit_key)
+                            found = keyed[size].get(((suited + rest) >> shift) + suit_key)
                             if found is None:  # codes not of the deck
                                 return max(rank_suits(subset) for subset in combinations(codes, size))
                             if found > best:
@@ -116,27 +140,37 @@ def suit_rank(ranker: Any) -> Rank:
         key = total >> shift
         step = field
         for sub in subs:  # python_key, inlined
-            key += (sub + 1) << step
+            key += sub << step
             step += field
-        value = keyed.get(key)
+        value = keyed[len(codes)].get(key)
         return missing(codes) if value is None else value
 
-    # the suit counter bit that one suit alone sets, to that suit's lowest bit
-    reaching_suit = {bit: one for bit, one in tests}
-
     if single:
+        # per suit counter bit: the projection that keeps that suit's cards (a wild card counts in every suit)
+        picks = {bit: {code: code if code & one else 0 for code in ranker.code_list}.__getitem__ for bit, one in tests}
+        high = -1 << shift  # a sum without its suit counters
+        lift = field - shift
+        counters = (1 << shift) - 1
+        ceiling_of = counter_ceilings(table, layout, size) if dominant else {}
+
         # at most one suit of a hand reaches the threshold (a wild card counts in every
         # suit): its rank key is the only suit key
         def rank_suits(codes: Sequence[int]) -> int:
             total = sum(codes, bias)
             if not total & reach:
                 return plain[total >> shift]
-            one = reaching_suit.get(total & reach)
-            if one is not None:
-                # holdings above hand.size have keys too, up to the size two suits can reach
-                value = keyed.get((total >> shift) + (((sum([c for c in codes if c & one]) >> shift) + 1) << field))
-                if value is not None:
-                    return value
+            pick = picks.get(total & reach)
+            if pick is not None:
+                if len(codes) > size:
+                    # the plain value answers when no subset reaching the suit can beat it
+                    value = plain[total >> shift]
+                    ceiling = ceiling_of.get(total & counters)
+                    if ceiling is not None and value >= ceiling:
+                        return value
+                try:
+                    return keyed[len(codes)][(total >> shift) + ((sum(map(pick, codes)) & high) << lift)]
+                except (KeyError, IndexError):
+                    pass  # codes not of the deck, or a holding without grown keys
             return bigger(codes, total) if len(codes) > size else missing(codes)
 
     else:

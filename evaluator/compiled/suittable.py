@@ -297,3 +297,27 @@ def read_suit_table(arrays: dict[str, np.ndarray], model: CardModel, caps: Seque
         raise ValueError("suit table shape")
     grow_plain(table, model, caps, model.ruleset.hand_size + extra)
     return table
+
+
+def reach_ceilings(table: SuitTable, layout: Layout, size: int) -> list[int]:
+    """``ceilings[c]``: the most a hand of ``hand.size`` cards that reaches the threshold
+    in one suit of at most ``c`` cards is worth where that is more than its rank
+    multiset's plain value (``NO_HAND`` when no such hand is).
+
+    When reaching never hurts (``reaching_never_hurts``), a bigger holding one
+    suit of which reaches the threshold with ``c`` cards is worth exactly its
+    plain value whenever that is at least ``ceilings[c]``: every subset is
+    worth its plain value or at most the ceiling.
+    """
+    single = (table.suit_keys[:, 0] != ABSENT) & (table.suit_keys[:, 1:] == ABSENT).all(axis=1)
+    mine = single & (card_counts(layout, table.rank_keys) == size)
+    keys, plain = table.plain[size]
+    floor = plain[np.minimum(np.searchsorted(keys, table.rank_keys[mine]), len(keys) - 1)]
+    raised = table.values[mine] > floor
+    counts = card_counts(layout, table.suit_keys[mine, 0])[raised]
+    values = table.values[mine][raised]
+    ceilings = [NO_HAND] * (size + 1)
+    for count, value in zip(counts.tolist(), values.tolist(), strict=False):
+        for c in range(count, size + 1):
+            ceilings[c] = max(ceilings[c], value)
+    return ceilings

@@ -21,6 +21,7 @@ from typing import Any
 from ..core.errors import CardError, error
 from .card_ids import not_codes
 from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
+from .suitfront import front_rank
 from .suittable import ABSENT, SuitTable, card_counts, reach_ceilings, reaching_never_hurts
 
 Rank = Callable[[Sequence[int]], int]
@@ -183,9 +184,10 @@ def suit_rank(ranker: Any) -> Rank:
                 return bigger(codes, total)
             return several(codes, total)
 
+    ranked = rank_suits if single else front_rank(ranker, table, field, rank_suits)
     direct = ranker.direct_table() if worth_direct(ranker, PER_CALL_HANDS) else None
     if direct is None or len(ranker.code_list) > COUNT_SHIFT:
-        return rank_suits
+        return ranked
     by_hand, bits = per_call_table(direct, ranker.code_list)
     bit_of = bits.__getitem__
     find = by_hand.get
@@ -195,7 +197,7 @@ def suit_rank(ranker: Any) -> Rank:
         try:
             value = find(sum(map(bit_of, codes)))
         except KeyError:
-            return rank_suits(codes)
-        return rank_suits(codes) if value is None else value
+            return ranked(codes)
+        return ranked(codes) if value is None else value
 
     return rank_hand

@@ -29,7 +29,8 @@ import evaluator
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
 from evaluator.compiled.suitdirect import colex_combinations, reaching_share
-from evaluator.compiled.suittable import SUIT_MODE, single_suit_sizes
+from evaluator.compiled.suitfront import front_keys, front_threshold
+from evaluator.compiled.suittable import SUIT_MODE, card_counts, reach_ceilings, single_suit_sizes
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
 from evaluator.core.errors import CardError
 from evaluator.core.resources import CACHE_ENV
@@ -298,3 +299,74 @@ def test_colex_rows_are_every_hand_once() -> None:
         assert [tuple(row) for row in rows.tolist()] == sorted(
             combinations(range(7), k), key=lambda hand: tuple(reversed(hand))
         )
+
+
+# --- 5. the per-call front threshold and the ceilings of bigger holdings --------------------------
+
+
+def test_the_front_decides_most_freak_hands_and_leaves_the_straights_to_the_table() -> None:
+    """freak-hands' table threshold is 2; the front of 3 keys a hand by its one reaching suit,
+    and only keys that do not decide (a straight's second suit matters) fall back."""
+    ranker = ruleset_ranker(evaluator.load("freak-hands"))
+    table = ranker.tables.suit_table
+    assert front_threshold(table, ranker.size) == 3
+    field = max(ranker.layout.key_bits + 1, ranker.layout.shift)
+    plain, keyed = front_keys(table, ranker.layout, ranker.size, 3, field)
+    undecided = [key for key, value in keyed.items() if value is None]
+    assert all(value is not None for value in plain.values())
+    assert 0 < len(undecided) < len(keyed) // 100
+
+
+def test_straights_and_two_suits_lifted_by_the_joker_per_call() -> None:
+    """The front's fallbacks: every suit split of every freak-hands straight, and joker hands
+    whose two suits of two both reach the front."""
+    rs = evaluator.load("freak-hands")
+    deck = list(rs.deck)
+    id_of = {str(card): i for i, card in enumerate(deck)}
+    rng = random.Random(21)
+    order = "A23456789TJQKA"
+    hands = []
+    for low in range(10):
+        ranks = order[low : low + 5]
+        for _ in range(60):
+            hands.append([id_of[rank + rng.choice("shdc")] for rank in ranks])
+    joker = id_of["X"]
+    for _ in range(300):
+        first, second = rng.sample("shdc", 2)
+        picks = rng.sample("23456789TJQKA", 4)
+        hands.append(
+            [
+                id_of[picks[0] + first],
+                id_of[picks[1] + first],
+                id_of[picks[2] + second],
+                id_of[picks[3] + second],
+                joker,
+            ]
+        )
+    check_ids(rs, hands)
+
+
+@pytest.mark.parametrize(("name", "raises"), [("four-flush", True), ("freak-hands", True), ("badugi", False)])
+def test_reach_ceilings_bound_what_a_suit_adds(name: str, raises: bool) -> None:
+    """No hand of hand.size cards reaching the threshold with c cards in its suit is worth more
+    than its plain value and more than ceilings[c] (the table's own rows, checked plainly).
+    In badugi a suit of two only ever costs a card: nothing is raised."""
+    ranker = ruleset_ranker(evaluator.load(name))
+    table, layout, size = ranker.tables.suit_table, ranker.layout, ranker.size
+    ceilings = reach_ceilings(table, layout, size)
+    keys, values = table.plain[size]
+    plain = dict(zip(keys.tolist(), values.tolist(), strict=True))
+    counts = card_counts(layout, table.rank_keys).tolist()
+    raised = 0
+    for rank_key, subs, value, count in zip(
+        table.rank_keys.tolist(), table.suit_keys.tolist(), table.values.tolist(), counts, strict=True
+    ):
+        held = [sub for sub in subs if sub >= 0]
+        if count != size or len(held) != 1 or value <= plain[rank_key]:
+            continue
+        raised += 1
+        suited = int(card_counts(layout, np.array(held))[0])
+        assert value <= ceilings[suited]
+    assert (raised > 0) == raises
+    assert ceilings == sorted(ceilings)
+    assert (max(ceilings) > NO_HAND) == raises

@@ -309,6 +309,7 @@ def test_the_front_decides_most_freak_hands_and_leaves_the_straights_to_the_tabl
     and only keys that do not decide (a straight's second suit matters) fall back."""
     ranker = ruleset_ranker(evaluator.load("freak-hands"))
     table = ranker.tables.suit_table
+    assert table is not None
     assert front_threshold(table, ranker.size) == 3
     field = max(ranker.layout.key_bits + 1, ranker.layout.shift)
     plain, keyed = front_keys(table, ranker.layout, ranker.size, 3, field)
@@ -353,6 +354,7 @@ def test_reach_ceilings_bound_what_a_suit_adds(name: str, raises: bool) -> None:
     In badugi a suit of two only ever costs a card: nothing is raised."""
     ranker = ruleset_ranker(evaluator.load(name))
     table, layout, size = ranker.tables.suit_table, ranker.layout, ranker.size
+    assert table is not None
     ceilings = reach_ceilings(table, layout, size)
     keys, values = table.plain[size]
     plain = dict(zip(keys.tolist(), values.tolist(), strict=True))

@@ -104,8 +104,9 @@ def suit_rank(ranker: Any) -> Rank:
 
     def bigger(codes: Sequence[int], total: int) -> int:
         # more than hand.size cards, some suit reaching the threshold
-        if not dominant:
-            return max(rank_suits(subset) for subset in combinations(codes, size))
+        if not dominant or not single:
+            # every subset, each through the fastest per-call path (the front, a per-hand table)
+            return max(map(outer, combinations(codes, size)))
         # the plain value is a floor (reaching never hurts): only the subsets that
         # keep a suit at the threshold can beat it
         best = plain[total >> shift]
@@ -114,13 +115,6 @@ def suit_rank(ranker: Any) -> Rank:
                 inside = [code for code in codes if code & one]
                 outside = [code for code in codes if not code & one]
                 for kept in range(threshold, min(len(inside), size) + 1):
-                    if not single:
-                        for some in combinations(inside, kept):
-                            for rest in combinations(outside, size - kept):
-                                value = rank_suits(some + rest)
-                                if value > best:
-                                    best = value
-                        continue
                     # only this suit reaches the threshold in a subset: its key is the kept cards' ranks
                     rests = [sum(rest) for rest in combinations(outside, size - kept)]
                     for some in combinations(inside, kept):
@@ -129,7 +123,7 @@ def suit_rank(ranker: Any) -> Rank:
                         for rest in rests:
                             found = keyed[size].get(((suited + rest) >> shift) + suit_key)
                             if found is None:  # codes not of the deck
-                                return max(rank_suits(subset) for subset in combinations(codes, size))
+                                return max(map(outer, combinations(codes, size)))
                             if found > best:
                                 best = found
         return best
@@ -187,7 +181,8 @@ def suit_rank(ranker: Any) -> Rank:
     ranked = rank_suits if single else front_rank(ranker, table, field, rank_suits)
     direct = ranker.direct_table() if worth_direct(ranker, PER_CALL_HANDS) else None
     if direct is None or len(ranker.code_list) > COUNT_SHIFT:
-        return ranked
+        outer = ranked
+        return outer
     by_hand, bits = per_call_table(direct, ranker.code_list)
     bit_of = bits.__getitem__
     find = by_hand.get
@@ -200,4 +195,5 @@ def suit_rank(ranker: Any) -> Rank:
             return ranked(codes)
         return ranked(codes) if value is None else value
 
-    return rank_hand
+    outer = rank_hand
+    return outer

@@ -47,12 +47,12 @@ from .yaml_read import (
     Document,
     Position,
     YamlPath,
-    _decode,
-    _did_you_mean,
-    _fail,
-    _fail_at,
-    _read_bytes,
+    decode_utf8,
+    did_you_mean,
+    fail_at,
+    fail_load,
     parse_yaml,
+    read_bytes,
     read_file,
 )
 
@@ -101,11 +101,11 @@ def _resolve_ref(ref: str | Path, base_dir: Path | None) -> Path:
     if isinstance(ref, str) and _is_name(ref):
         found = resources.catalogue_path(ref)
         if found is None:
-            _fail(
+            fail_load(
                 "Y101",
                 f"no ruleset named {ref!r} in the catalogue",
                 ref,
-                hint=_did_you_mean(ref, resources.catalogue_names()),
+                hint=did_you_mean(ref, resources.catalogue_names()),
             )
         return found
     path = Path(ref)
@@ -117,7 +117,7 @@ def _missing_path_hint(target: Path) -> str | None:
         siblings = [p.name for p in target.parent.iterdir() if p.suffix.lower() in _YAML_SUFFIXES]
     except OSError:
         return None
-    return _did_you_mean(target.name, sorted(siblings))
+    return did_you_mean(target.name, sorted(siblings))
 
 
 def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path:
@@ -125,23 +125,21 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
     value = doc.data["extends"]
     where = doc.position(("extends",))
     if not isinstance(value, str) or not value.strip():
-        _fail_at("Y111", f"extends must be a catalogue name or a path, not {value!r}", where)
+        fail_at("Y111", f"extends must be a catalogue name or a path, not {value!r}", where)
     if _is_name(value):
         found = resources.catalogue_path(value)
         if found is None:
-            _fail_at(
+            fail_at(
                 "Y111",
                 f"extends: no ruleset named {value!r} in the catalogue",
                 where,
-                hint=_did_you_mean(value, resources.catalogue_names()),
+                hint=did_you_mean(value, resources.catalogue_names()),
             )
         return found
     # relative to the extending file, not the working directory; confined before it is touched
     target = check_reference(value, path, confinement, (where.source, where.line, where.col))
     if not target.is_file():
-        _fail_at(
-            "Y111", f"extends: cannot find {value!r} (looked for {target})", where, hint=_missing_path_hint(target)
-        )
+        fail_at("Y111", f"extends: cannot find {value!r} (looked for {target})", where, hint=_missing_path_hint(target))
     return target
 
 
@@ -163,11 +161,11 @@ def _with_source(doc: Document, source: str) -> Document:
 
 def _read_once(path: Path) -> Document:
     """:func:`read_file`, parsing each file's content once per run."""
-    raw = _read_bytes(path)
+    raw = read_bytes(path)
     key = (os.path.realpath(path), hashlib.blake2b(raw, digest_size=16).digest())
     if key in _PARSED:
         return _with_source(_PARSED[key], str(path))
-    doc = parse_yaml(_decode(raw, str(path)), str(path))
+    doc = parse_yaml(decode_utf8(raw, str(path)), str(path))
     if len(_PARSED) >= _PARSED_LIMIT:
         _PARSED.pop(next(iter(_PARSED)))
     _PARSED[key] = doc
@@ -202,7 +200,7 @@ class _Chain:
         self.size += size
         self.values += len(doc.positions)
         if self.size > MAX_CHAIN_BYTES or self.values > MAX_CHAIN_NODES:
-            _fail_at(
+            fail_at(
                 "Y124",
                 f"the extends chain is too large: together its files pass the limit of one file "
                 f"({MAX_CHAIN_BYTES:,} bytes, {MAX_CHAIN_NODES:,} values)",
@@ -217,7 +215,7 @@ class _Chain:
         except OSError:
             return
         if self.size + size > MAX_CHAIN_BYTES:
-            _fail_at(
+            fail_at(
                 "Y124",
                 f"the extends chain is too large: together its files pass {MAX_CHAIN_BYTES:,} bytes",
                 where,
@@ -241,9 +239,9 @@ def _load_chain(
     where = doc.position(("extends",))
     if identity in seen:
         names = [name for _, name in here[seen.index(identity) :]] + [target.name]
-        _fail_at("Y112", "extends cycle: " + " -> ".join(names), where)
+        fail_at("Y112", "extends cycle: " + " -> ".join(names), where)
     if len(here) > MAX_EXTENDS:
-        _fail_at(
+        fail_at(
             "Y113",
             f"extends chain is deeper than {MAX_EXTENDS} files",
             where,

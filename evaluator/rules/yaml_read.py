@@ -118,7 +118,7 @@ class Document:
 # --------------------------------------------------------------------------- errors
 
 
-def _fail(
+def fail_load(
     code: str,
     message: str,
     source: str,
@@ -127,11 +127,13 @@ def _fail(
     hint: str | None = None,
     context: str | None = None,
 ) -> NoReturn:
+    """Raise the positioned load error ``code`` (file, line, column, hint)."""
     raise error(LoadError, code, message, source, line, col, hint=hint, context=context)
 
 
-def _fail_at(code: str, message: str, where: Position, hint: str | None = None) -> NoReturn:
-    _fail(code, message, where.source, where.line, where.col, hint=hint)
+def fail_at(code: str, message: str, where: Position, hint: str | None = None) -> NoReturn:
+    """``fail_load`` at a node's position."""
+    fail_load(code, message, where.source, where.line, where.col, hint=hint)
 
 
 def _mark_position(mark: _Mark | None, source: str) -> Position:
@@ -158,7 +160,12 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
 
 
-def _did_you_mean(word: str, choices: list[str]) -> str | None:
+def did_you_mean(word: str, choices: list[str]) -> str | None:
+    """A hint naming the close spellings of ``word`` among ``choices``, or None.
+
+    >>> did_you_mean("sraight", ["straight", "flush"])
+    "did you mean 'straight'?"
+    """
     close = difflib.get_close_matches(word, choices, n=3)
     if not close:
         return None
@@ -171,18 +178,18 @@ def _did_you_mean(word: str, choices: list[str]) -> str | None:
 def _check_text(text: str, source: str) -> None:
     """Refuse oversized text and characters YAML cannot carry, before any parsing."""
     if len(text) > MAX_FILE_BYTES:
-        _fail("Y102", f"the text is too large ({len(text)} characters; the limit is 1 MiB)", source)
+        fail_load("Y102", f"the text is too large ({len(text)} characters; the limit is 1 MiB)", source)
     nul = text.find("\0")
     if nul >= 0:
         line, col = _line_col(text, nul)
-        _fail("Y116", "the file contains a NUL character (is it a binary file?)", source, line, col)
+        fail_load("Y116", "the file contains a NUL character (is it a binary file?)", source, line, col)
 
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, source: str) -> NoReturn:
     """A character the YAML reader refuses (control characters, lone surrogates)."""
     line, col = _line_col(text, min(max(exc.position, 0), len(text)))
     code = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-    _fail("Y116", f"the file contains a character YAML does not allow ({code})", source, line, col)
+    fail_load("Y116", f"the file contains a character YAML does not allow ({code})", source, line, col)
 
 
 def _syntax_error(exc: yaml.YAMLError, text: str, source: str) -> NoReturn:
@@ -202,7 +209,7 @@ def _syntax_error(exc: yaml.YAMLError, text: str, source: str) -> NoReturn:
     elif context:
         hint = context
     shown = _source_line(text, where.line)
-    _fail(
+    fail_load(
         "Y103",
         f"YAML syntax error: {problem}",
         source,
@@ -220,14 +227,14 @@ def _check_event(event: NodeEvent, source: str) -> None:
     """Refuse anchors, aliases and non-plain tags on one node event."""
     where = _mark_position(event.start_mark, source)
     if isinstance(event, AliasEvent):
-        _fail_at(
+        fail_at(
             "Y104",
             f"YAML aliases are not allowed (*{event.anchor})",
             where,
             hint="write the value out in full; rule files may not use anchors or aliases",
         )
     if event.anchor is not None:
-        _fail_at(
+        fail_at(
             "Y104",
             f"YAML anchors are not allowed (&{event.anchor})",
             where,
@@ -235,7 +242,7 @@ def _check_event(event: NodeEvent, source: str) -> None:
         )
     tag = getattr(event, "tag", None)
     if tag is not None and tag not in _PLAIN_TAGS:
-        _fail_at(
+        fail_at(
             "Y105",
             f"the YAML tag {_short_tag(tag)} is not allowed",
             where,
@@ -255,17 +262,17 @@ def _scan_events(text: str, source: str) -> None:
         _check_event(event, source)
         nodes += 1
         if nodes > MAX_NODES:
-            _fail_at("Y107", f"the file has more than {MAX_NODES:,} values", _mark_position(event.start_mark, source))
+            fail_at("Y107", f"the file has more than {MAX_NODES:,} values", _mark_position(event.start_mark, source))
         if isinstance(event, CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                _fail_at(
+                fail_at(
                     "Y106",
                     f"the file is nested more than {MAX_DEPTH} levels deep",
                     _mark_position(event.start_mark, source),
                 )
         elif isinstance(event, ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
-            _fail_at(
+            fail_at(
                 "Y115",
                 f"a value is longer than {MAX_SCALAR_CHARS:,} characters ({len(event.value):,})",
                 _mark_position(event.start_mark, source),
@@ -333,12 +340,12 @@ class _Builder:
     def _check_tag(self, node: Node, expected: str, kind: str) -> None:
         # An explicit tag of another kind (`!!str [1]`) would silently change meaning.
         if node.tag != expected:
-            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on {kind}", self.where(node))
+            fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on {kind}", self.where(node))
 
     def scalar(self, node: ScalarNode) -> Any:
         """A scalar typed by the safe resolver; non-JSON types stay as their text."""
         if node.tag in (_SEQ, _MAP):
-            _fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on a single value", self.where(node))
+            fail_at("Y105", f"the YAML tag {_short_tag(node.tag)} cannot be used on a single value", self.where(node))
         if node.tag not in _SCALAR_TAGS:
             return node.value  # an implicit timestamp, `=` or `<<`: JSON Schema needs text
         try:
@@ -346,17 +353,17 @@ class _Builder:
         except (ValueError, TypeError, LookupError, ArithmeticError, yaml.YAMLError):
             # The constructor trips over values like `!!int abc` or a 5,000-digit number.
             shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-            _fail_at("Y103", f"cannot read {shown!r} as {_short_tag(node.tag)}", self.where(node))
+            fail_at("Y103", f"cannot read {shown!r} as {_short_tag(node.tag)}", self.where(node))
 
     def _key(self, node: Node) -> str | int:
         where = self.where(node)
         if not isinstance(node, ScalarNode):
             kind = "a mapping" if isinstance(node, MappingNode) else "a list"
-            _fail_at("Y110", f"a mapping key must be a name or a number, not {kind}", where)
+            fail_at("Y110", f"a mapping key must be a name or a number, not {kind}", where)
         key = self.scalar(node)
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             shown = "null" if key is None else repr(node.value)
-            _fail_at(
+            fail_at(
                 "Y110",
                 f"a mapping key must be a name or a number, not {shown}",
                 where,
@@ -372,7 +379,7 @@ class _Builder:
             key_path = (*path, key)
             if key in result:
                 first = self.key_positions[key_path]
-                _fail_at("Y109", f"duplicate key {key!r} (first written at line {first.line})", where)
+                fail_at("Y109", f"duplicate key {key!r} (first written at line {first.line})", where)
             self.key_positions[key_path] = where
             result[key] = self.build(value_node, key_path)
         return result
@@ -386,7 +393,7 @@ def _compose(text: str, source: str) -> Node | None:
         _syntax_error(exc, text, source)
     except RecursionError:
         # The event pass bounds nesting; this is a last line of defence.
-        _fail("Y106", f"the file is nested more than {MAX_DEPTH} levels deep", source)
+        fail_load("Y106", f"the file is nested more than {MAX_DEPTH} levels deep", source)
 
 
 def parse_yaml(text: str, source: str = "<string>") -> Document:
@@ -399,11 +406,11 @@ def parse_yaml(text: str, source: str = "<string>") -> Document:
     _check_text(text, source)
     root = _compose(text, source)
     if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL and root.value == ""):
-        _fail("Y114", "the file is empty", source, hint="a ruleset is a mapping such as `name: my-rules`")
+        fail_load("Y114", "the file is empty", source, hint="a ruleset is a mapping such as `name: my-rules`")
     builder = _Builder(source)
     if not isinstance(root, MappingNode):
         kind = "a list" if isinstance(root, SequenceNode) else "a single value"
-        _fail_at("Y108", f"the top level must be a mapping of keys to values, not {kind}", builder.where(root))
+        fail_at("Y108", f"the top level must be a mapping of keys to values, not {kind}", builder.where(root))
     data = builder.build(root, ())
     return Document(data, builder.positions, builder.key_positions, (source,))
 
@@ -411,13 +418,14 @@ def parse_yaml(text: str, source: str = "<string>") -> Document:
 # --------------------------------------------------------------------------- files
 
 
-def _decode(raw: bytes, source: str) -> str:
+def decode_utf8(raw: bytes, source: str) -> str:
+    """``raw`` as UTF-8 text; Y116 at the line and column of the first bad byte."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8", errors="replace")
         line, col = _line_col(before, len(before))
-        _fail(
+        fail_load(
             "Y116",
             f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
             source,
@@ -427,27 +435,27 @@ def _decode(raw: bytes, source: str) -> str:
         )
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path) -> bytes:
     """The bytes of one regular file; the size is checked before any byte is read."""
     source = str(path)
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:
-        _fail("Y101", f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}", source)
+        fail_load("Y101", f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}", source)
     if not stat.S_ISREG(info.st_mode):
-        _fail("Y101", f"cannot read {source}: not a regular file", source)
+        fail_load("Y101", f"cannot read {source}: not a regular file", source)
     if info.st_size > MAX_FILE_BYTES:
-        _fail("Y102", f"the file is too large ({info.st_size:,} bytes; the limit is 1 MiB)", source)
+        fail_load("Y102", f"the file is too large ({info.st_size:,} bytes; the limit is 1 MiB)", source)
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)  # +1: notice a file that grew since stat
     except OSError as exc:
-        _fail("Y101", f"cannot read {source}: {exc.strerror or exc}", source)
+        fail_load("Y101", f"cannot read {source}: {exc.strerror or exc}", source)
     if len(raw) > MAX_FILE_BYTES:
-        _fail("Y102", "the file is too large (the limit is 1 MiB)", source)
+        fail_load("Y102", "the file is too large (the limit is 1 MiB)", source)
     return raw
 
 
 def read_file(path: Path) -> Document:
     """Read and parse one ruleset file; the size is checked before any byte is read."""
-    return parse_yaml(_decode(_read_bytes(path), str(path)), str(path))
+    return parse_yaml(decode_utf8(read_bytes(path), str(path)), str(path))

@@ -372,3 +372,25 @@ def test_reach_ceilings_bound_what_a_suit_adds(name: str, raises: bool) -> None:
     assert (raised > 0) == raises
     assert ceilings == sorted(ceilings)
     assert (max(ceilings) > NO_HAND) == raises
+
+
+@pytest.mark.parametrize("joker", [False, True], ids=["no-joker", "one-joker"])
+def test_every_six_and_seven_card_holding_of_a_stripped_deck_is_its_best_five(joker: bool, tmp_path: Path) -> None:
+    """Holdings above a hand on the per-hand table (floors, suit ceilings, the subset walk): every
+    six- and seven-card holding of a short deck against the best generic value of its five-card subsets."""
+    rs = stripped(tmp_path, "TJQKA", joker)
+    batch = ruleset_ranker(rs)._suit_class_batch()
+    assert batch.direct() is not None and batch.bound() is not None
+    deck = list(rs.deck)
+    five = {hand: generic(rs, [deck[i] for i in hand]) for hand in combinations(range(len(deck)), 5)}
+    for k in (6, 7):
+        hands = list(combinations(range(len(deck)), k))
+        want = [max(five[subset] for subset in combinations(hand, 5)) for hand in hands]
+        got = rs.rank_many(np.array(hands, dtype=np.int64)).tolist()
+        wrong = [(hand, g, w) for hand, g, w in zip(hands, got, want, strict=True) if g != w]
+        assert not wrong, f"{len(wrong)} of {len(hands)} {k}-card holdings differ, e.g. {wrong[:3]}"
+        # both ways are taken: rows the floor answers and rows whose suits could raise a subset
+        columns = np.ascontiguousarray(np.array(hands, dtype=np.intp).T)
+        floor, raised = batch.floor_rows(batch.bound(), columns)
+        assert 0 < len(raised) < len(hands)
+        assert (np.array(got)[raised] >= floor[raised]).all()

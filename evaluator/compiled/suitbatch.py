@@ -20,10 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from .classgrid import NO_HAND
-from .suitdirect import DIRECT_HANDS, DirectTable, worth_direct
+from .classgrid import NO_HAND, count_vectors, grow, sorted_table
+from .suitdirect import DIRECT_HANDS, DirectTable, RaiseBound, raise_bound, worth_direct
 from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
 
+#: Rows ranked subset by subset at once (enough that the walk's numpy calls are few per row).
+WALK_ROWS = 1 << 13
 #: Seeds tried for the hash of reduced keys (the first without a collision is kept).
 HASH_SEEDS = range(8)
 
@@ -126,6 +128,8 @@ class SuitBatch:
         self.low = max(ranker.low, 1)
         self.direct_wanted = worth_direct(ranker, DIRECT_HANDS)
         self._direct: DirectTable | None = None
+        self._bound: RaiseBound | None | bool = None  # False: none can be built
+        self.floors: dict[int, np.ndarray] = {}
 
     def direct(self) -> DirectTable | None:
         """The per-hand table of hands up to ``hand.size`` cards (built on first use), or None
@@ -143,12 +147,42 @@ class SuitBatch:
         hashed: np.ndarray = out.view(np.int64)
         return hashed
 
+    def bound(self) -> RaiseBound | None:
+        """The floors and ceilings of bigger holdings on the per-hand table (built on first use), or None."""
+        if self._bound is None:
+            direct = self.direct()
+            found = raise_bound(direct, self.ranker.code_list, self.layout) if direct is not None else None
+            self._bound = False if found is None else found
+        return self._bound if isinstance(self._bound, RaiseBound) else None
+
+    def dense_index_for(self, k: int) -> Any:
+        """The dense ranking of rank keys, covering ``k`` cards (a new one drops the dense tables)."""
+        if self.index is None or k > self.index.top:
+            self.index = self.dense_index(self.layout, max(k, self.size + 2))
+            self.dense.clear()
+            self.floors.clear()
+        return self.index
+
+    def dense_floor(self, bound: RaiseBound, k: int) -> np.ndarray:
+        """The floor of ``k``-card holdings (``RaiseBound``), by dense rank index."""
+        index = self.dense_index_for(k)
+        if k not in self.floors:
+            caps = self.ranker.model.caps
+            keys = self.layout.keys(count_vectors(caps, self.size))
+            floor_keys, floor_values = bound.floors
+            where = np.minimum(np.searchsorted(floor_keys, keys), len(floor_keys) - 1)
+            table = sorted_table(keys, np.where(floor_keys[where] == keys, floor_values[where], NO_HAND))
+            for cards in range(self.size + 1, k + 1):
+                table = grow(self.layout, caps, cards, table)
+            dense = np.full(index.count(k), NO_HAND, dtype=np.int64)
+            dense[index.index(table[0], k)] = table[1]
+            self.floors[k] = dense
+        return self.floors[k]
+
     def dense_plain(self, k: int) -> np.ndarray:
         """Values of ``k``-card holdings no suit of which reaches the threshold, by dense rank index."""
         if k not in self.dense:
-            if self.index is None or k > self.index.top:
-                self.index = self.dense_index(self.layout, max(k, self.size + 2))
-                self.dense.clear()
+            self.dense_index_for(k)
             if k >= self.size:
                 if k not in self.table.plain:
                     grow_plain(self.table, self.ranker.model, self.ranker.model.caps, k)
@@ -186,11 +220,55 @@ class SuitBatch:
         direct = self.direct()
         if direct is None:
             return self.by_reduced_key(ids)
+        bound = self.bound() if k > self.size else None
         out = np.empty(n, dtype=np.int64)
+        # rows whose suits could raise a subset above their floor, with their columns
+        pending: list[tuple[np.ndarray, np.ndarray]] = []
+        waiting = 0
         for start, columns in self.ranker._blocks(ids, len(self.codes)):
-            # a bigger holding: its best subset, each one hand of the per-hand table
-            out[start : start + columns.shape[1]] = direct.rank(columns) if k <= self.size else direct.best(columns)
+            stop = start + columns.shape[1]
+            if k <= self.size:
+                out[start:stop] = direct.rank(columns)
+            elif bound is None:
+                # a bigger holding: its best subset, each one hand of the per-hand table
+                out[start:stop] = direct.best(columns)
+            else:
+                out[start:stop], rows = self.floor_rows(bound, columns)
+                pending.append((rows + start, columns[:, rows]))
+                waiting += len(rows)
+                if waiting >= WALK_ROWS:  # whole blocks: the walk is a few hundred numpy calls a block
+                    waiting = self.raise_rows(out, pending, final=False)
+        if waiting:
+            self.raise_rows(out, pending, final=True)
         return out
+
+    def floor_rows(self, bound: RaiseBound, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The floors of holdings above ``hand.size`` cards (``columns``: ids, (k, n)), and the rows
+        whose suits could raise a subset above the floor (``RaiseBound``)."""
+        k = len(columns)
+        total = self.codes.take(columns[0])
+        masks = bound.bits.take(columns[0])
+        for column in columns[1:]:
+            total += self.codes.take(column)
+            masks += bound.bits.take(column)
+        floor = self.dense_floor(bound, k).take(self.dense_index_for(k).index(total >> self.shift, k))
+        return floor, np.flatnonzero(bound.ceiling(masks) > floor)
+
+    def raise_rows(self, out: np.ndarray, pending: list[tuple[np.ndarray, np.ndarray]], final: bool) -> int:
+        """The best subset of the ``pending`` rows (row numbers, columns of ids) on the per-hand
+        table, where above ``out``, in whole blocks of ``WALK_ROWS`` unless ``final``; the rows
+        left stay in ``pending`` (their number is returned)."""
+        direct = self.direct()
+        assert direct is not None
+        rows = np.concatenate([row for row, _ in pending])
+        columns = np.concatenate([part for _, part in pending], axis=1)
+        cut = len(rows) if final else len(rows) - len(rows) % WALK_ROWS
+        for start in range(0, cut, WALK_ROWS):
+            block = rows[start : min(start + WALK_ROWS, cut)]
+            best = direct.best(np.ascontiguousarray(columns[:, start : start + len(block)]))
+            out[block] = np.maximum(out[block], best)
+        pending[:] = [(rows[cut:], columns[:, cut:])]
+        return len(rows) - cut
 
     def by_reduced_key(self, ids: np.ndarray) -> np.ndarray:
         """Values of an (n, k) array of checked card ids, by plain value and reduced key."""

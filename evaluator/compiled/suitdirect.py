@@ -119,14 +119,20 @@ class DirectTable:
 
     def __init__(self, cards: int, low: int, size: int, rank_rows: Callable[[np.ndarray], np.ndarray]) -> None:
         self.size = size
+        self._work = np.empty((0, 0), dtype=np.int64)
         self.binomials = np.array([[comb(i, j) for i in range(cards)] for j in range(size + 1)], dtype=np.int64)
         hands = colex_combinations(cards, size)
         self.values: dict[int, np.ndarray] = {}
         for k in range(max(low, 1), size + 1):
             rows = hands[k]
-            self.values[k] = np.concatenate(
+            found = np.concatenate(
                 [rank_rows(rows[start : start + BUILD_ROWS]) for start in range(0, len(rows), BUILD_ROWS)]
-            ).astype(np.int32)
+            )
+            # int16 when the values fit: half the table, so more of it stays in cache
+            narrow = len(found) == 0 or (
+                found.min() >= np.iinfo(np.int16).min and found.max() <= np.iinfo(np.int16).max
+            )
+            self.values[k] = found.astype(np.int16 if narrow else np.int32)
 
     def rank(self, columns: np.ndarray) -> np.ndarray:
         """Values of hands given as columns of distinct, checked ids (shape (k, n), ``low <= k <= size``;
@@ -142,35 +148,148 @@ class DirectTable:
         """The best ``size``-card subset of holdings of more cards (columns of distinct, checked ids,
         shape (k, n), sorted in place): the ids are sorted once, so every subset is sorted too and
         its colex rank is a sum of per-position binomials, shared along common prefixes."""
-        column = sort_columns(columns)
-        k, size = len(column), self.size
-        # terms[j][i]: the binomial the i-th smallest id adds as the j-th card of a subset
-        terms = [{i: self.binomials[j + 1].take(column[i]) for i in range(j, k - size + j + 1)} for j in range(size)]
+        k, size, n = len(columns), self.size, columns.shape[1]
         values = self.values[size]
-        best = np.full(len(column[0]), NO_HAND, dtype=np.int64)
+        # every intermediate in one reused workspace: fresh arrays each call cost page faults
+        spans = [range(j, k - size + j + 1) for j in range(size)]
+        work = self.workspace(n, sum(len(span) for span in spans) + size + 1)
+        column = sort_columns(columns, work[0])
+        # terms[j][i]: the binomial the i-th smallest id adds as the j-th card of a subset
+        terms: list[dict[int, np.ndarray]] = []
+        row = 1
+        for j, span in enumerate(spans):
+            terms.append({i: self.binomials[j + 1].take(column[i], out=work[row + t]) for t, i in enumerate(span)})
+            row += len(span)
+        sums = work[row : row + size]
+        best = np.full(n, NO_HAND, dtype=values.dtype)
+        found = np.empty(n, dtype=values.dtype)
 
         def walk(start: int, j: int, partial: np.ndarray | None) -> None:
             for i in range(start, k - size + j + 1):
-                index = terms[j][i] if partial is None else partial + terms[j][i]
+                index = terms[j][i] if partial is None else np.add(partial, terms[j][i], out=sums[j])
                 if j + 1 == size:
-                    np.maximum(best, values.take(index), out=best)
+                    np.maximum(best, values.take(index, out=found), out=best)
                 else:
                     walk(i + 1, j + 1, index)
 
         walk(0, 0, None)
+        return best.astype(np.int64)
+
+    def workspace(self, n: int, rows: int) -> np.ndarray:
+        """A reused (rows, n) int64 scratch array (grown when too small)."""
+        if self._work.shape[0] < rows or self._work.shape[1] < n:
+            self._work = np.empty((max(rows, self._work.shape[0]), max(n, self._work.shape[1])), dtype=np.int64)
+        return self._work[:rows, :n]
+
+
+class RaiseBound:
+    """What the suits of a holding above ``hand.size`` cards can add to its rank multiset.
+
+    A hand's *floor* is the least value of any hand with its rank multiset; a hand
+    worth more is *raised*. A bigger holding is worth the best floor of its rank
+    sub-multisets (``floors``, grown like the plain tables) or the value of a raised
+    subset. Each raised hand is filed under the ranks (and wild card) of its most
+    populated suit -- a set of rank digits, one bit each -- and ``ceilings[mask]``
+    is the most any raised hand filed under a subset of ``mask`` is worth. A raised
+    subset of a holding is filed under a subset of one of the holding's own suit
+    masks, so the best ceiling of those masks bounds every raised subset: where it
+    is at most the floor, the floor is the holding's value.
+    """
+
+    def __init__(
+        self, bits: np.ndarray, width: int, floors: tuple[np.ndarray, np.ndarray], ceilings: np.ndarray
+    ) -> None:
+        self.bits = bits  # per card id: one bit per (suit, rank digit) it counts in
+        self.width = width  # bits per suit field
+        self.suits = (int(np.bitwise_or.reduce(bits)).bit_length() + width - 1) // width
+        self.floors = floors  # sorted rank keys of hand.size-card classes, and their floors
+        self.ceilings = ceilings  # by suit mask
+
+    def ceiling(self, masks: np.ndarray) -> np.ndarray:
+        """The bound of each holding, by the sum of its cards' ``bits``."""
+        field = (1 << self.width) - 1
+        best: np.ndarray = self.ceilings.take(masks & field)
+        for s in range(1, self.suits):
+            np.maximum(best, self.ceilings.take((masks >> (s * self.width)) & field), out=best)
         return best
 
 
-def sort_columns(columns: np.ndarray) -> list[np.ndarray]:
-    """The columns sorted across (row by row), in place: a sorting network of compare-exchanges."""
+def suit_field_bits(codes: Sequence[int], layout: Any) -> np.ndarray | None:
+    """Per card, one bit per suit it counts in, at ``suit * layout.digits + rank digit``; None
+    when the fields do not fit in an int64 or two cards share a bit (a holding's sum of bits
+    is then the union of its cards' suit masks).
+
+    >>> class Two:  # two suits, ranks 0-2 (keys 1, 3, 9 above a 2-bit shift), suit bits 1 and 2
+    ...     suits, digits, shift = 2, 3, 2
+    ...     def place(self, d): return 3 ** d
+    ...     def suit_one(self, s): return 1 << s
+    >>> suit_field_bits([(1 << 2) + 1, (3 << 2) + 2], Two()).tolist()  # rank 0 of suit 0, rank 1 of suit 1
+    [1, 16]
+    """
+    width = layout.digits
+    if layout.suits * width > 63:
+        return None
+    digit_of = {layout.place(d): d for d in range(layout.digits)}
+    bits: list[int] = []
+    for code in codes:
+        digit = digit_of.get(code >> layout.shift)
+        if digit is None:
+            return None
+        bits.append(sum(1 << (s * width + digit) for s in range(layout.suits) if code & layout.suit_one(s)))
+    union = 0
+    for bit in bits:
+        if union & bit:
+            return None
+        union |= bit
+    return np.array(bits, dtype=np.int64)
+
+
+def raise_bound(table: DirectTable, codes: Sequence[int], layout: Any) -> RaiseBound | None:
+    """The floors and ceilings of ``RaiseBound`` from the ``hand.size``-card hands of ``table``."""
+    bits = suit_field_bits(codes, layout)
+    if bits is None or table.size not in table.values:
+        return None
+    size, width = table.size, layout.digits
+    code_array = np.array(codes, dtype=np.int64)
+    hands = colex_combinations(len(codes), size)[size]
+    values = table.values[size].astype(np.int64)
+    keys = np.concatenate(
+        [
+            code_array[hands[start : start + BUILD_ROWS]].sum(axis=1) >> layout.shift
+            for start in range(0, len(hands), BUILD_ROWS)
+        ]
+    )
+    # the floor of each rank key: the least value of its hands
+    order = np.lexsort((values, keys))
+    first = order[np.r_[True, keys[order][1:] != keys[order][:-1]]]
+    floor_keys, floor_values = keys[first], values[first]
+    raised = np.flatnonzero(values > floor_values[np.searchsorted(floor_keys, keys)])
+    ceilings = np.full(1 << width, NO_HAND, dtype=np.int64)
+    if len(raised):
+        sums = bits[hands[raised]].sum(axis=1)
+        field = (1 << width) - 1
+        masks = np.stack([(sums >> (s * width)) & field for s in range(layout.suits)])
+        cards = np.array([bin(mask).count("1") for mask in range(1 << width)], dtype=np.int64)
+        fullest = masks[cards[masks].argmax(axis=0), np.arange(len(raised))]
+        np.maximum.at(ceilings, fullest, values[raised])
+        for bit in range(width):  # a mask's ceiling covers its subsets' (a max over subsets)
+            pairs = ceilings.reshape(-1, 2, 1 << bit)
+            np.maximum(pairs[:, 1], pairs[:, 0], out=pairs[:, 1])
+    return RaiseBound(bits, width, (floor_keys, floor_values), ceilings)
+
+
+def sort_columns(columns: np.ndarray, spare: np.ndarray | None = None) -> list[np.ndarray]:
+    """The columns sorted across (row by row), in place: a sorting network of compare-exchanges
+    (``spare``, one more column's room, takes the turns; the rows of ``columns`` are reused)."""
     column = list(columns)
     k = len(column)
+    spare = np.empty_like(column[0]) if spare is None else spare
     # the optimal networks up to five; bubble sort's network beyond
     network = NETWORKS[k] if k in NETWORKS else [(j, j + 1) for i in range(k) for j in range(k - 1 - i)]
     for a, b in network:
-        low = np.minimum(column[a], column[b])
+        np.minimum(column[a], column[b], out=spare)
         np.maximum(column[a], column[b], out=column[b])
-        column[a] = low
+        column[a], spare = spare, column[a]
     return column
 
 

@@ -28,7 +28,7 @@ import pytest
 import evaluator
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
-from evaluator.compiled.suitdirect import colex_combinations, reaching_share
+from evaluator.compiled.suitdirect import NETWORKS, colex_combinations, reaching_share, sort_columns
 from evaluator.compiled.suitfront import front_keys, front_threshold
 from evaluator.compiled.suittable import SUIT_MODE, card_counts, reach_ceilings, single_suit_sizes
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
@@ -394,3 +394,11 @@ def test_every_six_and_seven_card_holding_of_a_stripped_deck_is_its_best_five(jo
         floor, raised = batch.floor_rows(batch.bound(), columns)
         assert 0 < len(raised) < len(hands)
         assert (np.array(got)[raised] >= floor[raised]).all()
+
+
+@pytest.mark.parametrize("k", sorted(NETWORKS))
+def test_sorting_networks_sort_every_row_of_zeros_and_ones(k: int) -> None:
+    """The 0-1 principle: a network of compare-exchanges that sorts every 0-1 row sorts every row."""
+    rows = np.array([[(row >> j) & 1 for j in range(k)] for row in range(1 << k)], dtype=np.int64)
+    columns = sort_columns(np.ascontiguousarray(rows.T))
+    assert np.array_equal(np.stack(columns, axis=1), np.sort(rows, axis=1))

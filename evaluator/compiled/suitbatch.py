@@ -22,7 +22,7 @@ import numpy as np
 
 from .classgrid import NO_HAND, count_vectors, grow, sorted_table
 from .suitdirect import DIRECT_HANDS, DirectTable, RaiseBound, raise_bound, worth_direct
-from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reaching_never_hurts
+from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reach_ceilings, reaching_never_hurts
 
 #: Rows ranked subset by subset at once (enough that the walk's numpy calls are few per row).
 WALK_ROWS = 1 << 13
@@ -125,6 +125,16 @@ class SuitBatch:
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}
         self.dominant = reaching_never_hurts(table, layout, self.size)
+        # by the reaching suit's counter: the most a subset reaching it can be worth above its plain
+        # value (reach_ceilings); rows whose plain value is at least that keep it
+        self.ceilings: np.ndarray | None = None
+        if self.dominant and self.single:
+            ceilings = reach_ceilings(table, layout, self.size)
+            start = (1 << (layout.suit_bits - 1)) - table.threshold
+            counts = np.arange(1 << layout.suit_bits) - start
+            self.ceilings = np.where(
+                counts >= 0, np.array(ceilings, dtype=np.int64)[np.clip(counts, 0, self.size)], NO_HAND
+            )
         self.low = max(ranker.low, 1)
         self.direct_wanted = worth_direct(ranker, DIRECT_HANDS)
         self._direct: DirectTable | None = None
@@ -200,10 +210,10 @@ class SuitBatch:
         rank_keys = total >> self.shift
         if self.single:
             # one suit reaches: its rank key alone, summed through a table by (suit, id)
-            offset = self.which[(total & self.reach) >> self.reach_shift] * len(self.codes)
-            sub = self.suit_code_table[offset + columns[0]]
+            offset = self.which.take((total & self.reach) >> self.reach_shift) * len(self.codes)
+            sub = self.suit_code_table.take(offset + columns[0])
             for column in columns[1:]:
-                sub += self.suit_code_table[offset + column]
+                sub += self.suit_code_table.take(offset + column)
             keyed = (sub >> self.shift)[None, :]
         else:
             subs = np.zeros((len(self.suit_codes), columns.shape[1]), dtype=np.int64)
@@ -278,20 +288,30 @@ class SuitBatch:
         index = self.index
         reached_rows: list[np.ndarray] = []
         reached_totals: list[np.ndarray] = []
+        reached_columns: list[np.ndarray] = []
+        keyed = k <= self.size or (self.single and k in self.single_suit_sizes)  # one suit reaches
+        ceilings = self.ceilings if keyed else None
+        field = (1 << self.layout.suit_bits) - 1
         for start, columns in self.ranker._blocks(ids, len(self.codes)):
-            total = self.first_codes[columns[0]]
+            total = self.first_codes.take(columns[0])
             for column in columns[1:]:
-                total += self.codes[column]
-            out[start : start + len(total)] = dense[index.index(total >> self.shift, k)]
+                total += self.codes.take(column)
+            plain = dense.take(index.index(total >> self.shift, k))
+            out[start : start + len(total)] = plain
             rows = np.flatnonzero(total & self.reach)
+            if len(rows) and ceilings is not None:
+                reached = total[rows]
+                suit = self.which.take((reached & self.reach) >> self.reach_shift)
+                rows = rows[plain[rows] < ceilings.take((reached >> (suit * self.layout.suit_bits)) & field)]
             if len(rows):
                 reached_rows.append(rows + start)
                 reached_totals.append(total[rows])
+                reached_columns.append(columns[:, rows])
         if reached_rows:
             # the rows some suit of which reaches the threshold, all at once (few numpy calls)
             rows = np.concatenate(reached_rows)
-            columns = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
-            if k <= self.size or (self.single and k in self.single_suit_sizes):
+            columns = np.concatenate(reached_columns, axis=1)
+            if keyed:
                 out[rows] = self.reduced_values(columns, np.concatenate(reached_totals))
             else:
                 out[rows] = self.best_subsets(columns, out[rows] if self.dominant else None)

@@ -29,6 +29,8 @@ from .classgrid import NO_HAND
 
 #: Most hands of ``hand.size`` cards a batch table holds (int32: 16 MB).
 DIRECT_HANDS = 4_000_000
+#: Most cards in a hand of a per-hand table.
+DIRECT_CARDS = 5
 #: Most hands (all sizes) a per-call dict holds (about 70 bytes an entry).
 PER_CALL_HANDS = 400_000
 #: Rows valued at once while building (bounds the memory of the build).
@@ -38,13 +40,32 @@ COUNT_SHIFT = 60
 #: Share of hands reaching the suit threshold above which a per-hand table pays (below it
 #: most hands are one plain lookup, as fast as the per-hand table or faster).
 REACHING_SHARE = 0.5
-#: Compare-exchanges sorting five values (and, on a prefix, fewer).
+#: Compare-exchanges sorting up to seven values (optimal networks; the 0-1 principle checks them in the tests).
 NETWORKS = {
     1: [],
     2: [(0, 1)],
     3: [(0, 1), (1, 2), (0, 1)],
     4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
     5: [(0, 1), (3, 4), (2, 4), (2, 3), (1, 4), (0, 3), (0, 2), (1, 3), (1, 2)],
+    6: [(0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0, 1), (2, 3), (4, 5), (1, 2), (3, 4)],
+    7: [
+        (0, 6),
+        (2, 3),
+        (4, 5),
+        (0, 2),
+        (1, 4),
+        (3, 6),
+        (0, 1),
+        (2, 5),
+        (3, 4),
+        (1, 2),
+        (4, 6),
+        (2, 3),
+        (4, 5),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+    ],
 }
 
 
@@ -54,7 +75,7 @@ def direct_deck(codes: Sequence[int], size: int, limit: int) -> bool:
     >>> direct_deck([1, 2, 4, 8], 2, 6), direct_deck([1, 2, 4, 4], 2, 6), direct_deck([1, 2, 4, 8], 2, 5)
     (True, False, False)
     """
-    return len(set(codes)) == len(codes) and size in NETWORKS and comb(len(codes), size) <= limit
+    return len(set(codes)) == len(codes) and 1 <= size <= DIRECT_CARDS and comb(len(codes), size) <= limit
 
 
 def worth_direct(ranker: Any, limit: int) -> bool:
@@ -284,7 +305,7 @@ def sort_columns(columns: np.ndarray, spare: np.ndarray | None = None) -> list[n
     column = list(columns)
     k = len(column)
     spare = np.empty_like(column[0]) if spare is None else spare
-    # the optimal networks up to five; bubble sort's network beyond
+    # the optimal networks up to seven; bubble sort's network beyond
     network = NETWORKS[k] if k in NETWORKS else [(j, j + 1) for i in range(k) for j in range(k - 1 - i)]
     for a, b in network:
         np.minimum(column[a], column[b], out=spare)

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import evaluator
+from evaluator.compiled import suitdirect
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.suitclasses import holdings
 from evaluator.compiled.suitdirect import NETWORKS, colex_combinations, reaching_share, sort_columns
@@ -375,9 +376,13 @@ def test_reach_ceilings_bound_what_a_suit_adds(name: str, raises: bool) -> None:
 
 
 @pytest.mark.parametrize("joker", [False, True], ids=["no-joker", "one-joker"])
-def test_every_six_and_seven_card_holding_of_a_stripped_deck_is_its_best_five(joker: bool, tmp_path: Path) -> None:
+def test_every_six_and_seven_card_holding_of_a_stripped_deck_is_its_best_five(
+    joker: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Holdings above a hand on the per-hand table (floors, suit ceilings, the subset walk): every
-    six- and seven-card holding of a short deck against the best generic value of its five-card subsets."""
+    six- and seven-card holding of a short deck against the best generic value of its five-card subsets.
+    A short deck's suits raise many hands, so the floor is made to answer first whatever the share."""
+    monkeypatch.setattr(suitdirect, "RAISED_SHARE", 1.0)
     rs = stripped(tmp_path, "TJQKA", joker)
     batch = ruleset_ranker(rs)._suit_class_batch()
     assert batch.direct() is not None and batch.bound() is not None
@@ -402,3 +407,9 @@ def test_sorting_networks_sort_every_row_of_zeros_and_ones(k: int) -> None:
     rows = np.array([[(row >> j) & 1 for j in range(k)] for row in range(1 << k)], dtype=np.int64)
     columns = sort_columns(np.ascontiguousarray(rows.T))
     assert np.array_equal(np.stack(columns, axis=1), np.sort(rows, axis=1))
+
+
+@pytest.mark.parametrize(("name", "bounded"), [("freak-hands", True), ("badugi", False)])
+def test_bigger_holdings_try_the_floor_first_only_where_suits_raise_few_hands(name: str, bounded: bool) -> None:
+    batch = ruleset_ranker(evaluator.load(name))._suit_class_batch()
+    assert (batch.bound() is not None) == bounded

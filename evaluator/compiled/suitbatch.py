@@ -10,7 +10,8 @@ open-addressing table. Holdings above ``hand.size`` cards rank such rows by thei
 ``hand.size`` subsets. When the deck is small enough, hands of at most
 ``hand.size`` cards are instead one gather on a per-hand table valued by the
 path above (``suitdirect.py``), and bigger holdings the best of their subsets
-on it.
+on it -- unless their rank multiset's floor already beats the ceiling of what
+their suits can add (``suitdirect.RaiseBound``): then the floor is their value.
 """
 
 from __future__ import annotations
@@ -246,7 +247,7 @@ class SuitBatch:
                 out[start:stop], rows = self.floor_rows(bound, columns)
                 pending.append((rows + start, columns[:, rows]))
                 waiting += len(rows)
-                if waiting >= WALK_ROWS:  # whole blocks: the walk is a few hundred numpy calls a block
+                if waiting >= WALK_ROWS:  # whole blocks, soon: walking them all at the end measures slower
                     waiting = self.raise_rows(out, pending, final=False)
         if waiting:
             self.raise_rows(out, pending, final=True)

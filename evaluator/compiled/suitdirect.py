@@ -11,7 +11,10 @@ own entry instead, valued once by the suit-class tables themselves
   (``sum(comb(id_j, j + 1))`` over its ids sorted ascending); a row is sorted
   by a small sorting network and ranked with one gather per card; a bigger
   holding is sorted once, so each of its subsets is sorted already and its
-  rank is a sum of per-position binomials;
+  rank is a sum of per-position binomials. When suits raise few hands above
+  the least value of their rank multiset, a bigger holding first compares
+  that floor with a ceiling of what its suits can add (``RaiseBound``), and
+  only the holdings where suits may matter rank their subsets;
 - per call (fewer hands still): a dict keyed by the sum of one bit per card
   plus the card count in the top bits, so a repeated card (a carry) or a
   bigger holding is simply absent and takes the reduced-key path.
@@ -40,6 +43,9 @@ COUNT_SHIFT = 60
 #: Share of hands reaching the suit threshold above which a per-hand table pays (below it
 #: most hands are one plain lookup, as fast as the per-hand table or faster).
 REACHING_SHARE = 0.5
+#: Most share of ``hand.size``-card hands raised above their rank multiset's floor for which
+#: bigger holdings try the floor first (``RaiseBound``; badugi raises most, freak-hands few).
+RAISED_SHARE = 0.25
 #: Compare-exchanges sorting up to seven values (optimal networks; the 0-1 principle checks them in the tests).
 NETWORKS = {
     1: [],
@@ -266,7 +272,8 @@ def suit_field_bits(codes: Sequence[int], layout: Any) -> np.ndarray | None:
 
 
 def raise_bound(table: DirectTable, codes: Sequence[int], layout: Any) -> RaiseBound | None:
-    """The floors and ceilings of ``RaiseBound`` from the ``hand.size``-card hands of ``table``."""
+    """The floors and ceilings of ``RaiseBound`` from the ``hand.size``-card hands of ``table``
+    (None when they cannot be laid out, or when suits raise most hands)."""
     bits = suit_field_bits(codes, layout)
     if bits is None or table.size not in table.values:
         return None
@@ -285,6 +292,8 @@ def raise_bound(table: DirectTable, codes: Sequence[int], layout: Any) -> RaiseB
     first = order[np.r_[True, keys[order][1:] != keys[order][:-1]]]
     floor_keys, floor_values = keys[first], values[first]
     raised = np.flatnonzero(values > floor_values[np.searchsorted(floor_keys, keys)])
+    if len(raised) > RAISED_SHARE * len(values):
+        return None  # suits raise most hands: the floor would seldom answer
     ceilings = np.full(1 << width, NO_HAND, dtype=np.int64)
     if len(raised):
         sums = bits[hands[raised]].sum(axis=1)

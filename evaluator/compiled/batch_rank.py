@@ -206,6 +206,7 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     )
     out = np.empty(n, dtype=np.int64)
     slow_rows: list[np.ndarray] = []
+    flushable: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # rows, their sums and plain values
     # the wild pseudo-id (lowest-card wild) is the one id past the deck
     for start, columns in ranker._blocks(ids, len(table) if ranker.lowest else len(table) - 1):
         stop = start + columns.shape[1]
@@ -233,10 +234,18 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
                     value[rows] = subsets_many(ranker, np.ascontiguousarray(columns[:, rows].T), again)
                 else:
                     plain = value[rows] if k > size else np.full(len(rows), NO_HAND, dtype=np.int64)
-                    value[rows], slow = flush_values(ranker, suited, columns[:, rows], total[rows], plain)
-                    if len(slow):
-                        slow_rows.append(rows[slow] + start)
+                    flushable.append((rows + start, total[rows], plain))
         out[start:stop] = value
+    if flushable and suited is not None:
+        # the rows some suit of which can flush, all chunks at once: a few hundred rows a
+        # chunk would pay NumPy's per-call cost many times over
+        rows = np.concatenate([part[0] for part in flushable])
+        picked = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
+        totals = np.concatenate([part[1] for part in flushable])
+        plains = np.concatenate([part[2] for part in flushable])
+        out[rows], slow = flush_values(ranker, suited, picked, totals, plains)
+        if len(slow):
+            slow_rows.append(rows[slow])
     for rows in slow_rows:
         # more cards of one suit than the one-suited tables hold: covered by 10-card rows
         out[rows] = cover_many(ranker, np.ascontiguousarray(ids[rows]), BATCH_CARDS, again)
@@ -263,8 +272,15 @@ def flush_values(
     (dominant tables); and the rows whose suit holds more than the tables cover."""
     layout = ranker.layout
     flags = total & np.int64(layout.flush_bits)
-    if ((flags != 0) & ((flags & (flags - 1)) == 0)).all():
+    several = np.flatnonzero((flags & (flags - 1)) != 0)
+    if not len(several):
         return _one_suit_values(ranker, suited, columns, total, plain, flags)
+    if len(several) * 8 < len(total):
+        # few rows have several flush-capable suits (wild cards lift every suit): every row
+        # in one pass by its highest such suit, then those few suit by suit
+        best, slow = _one_suit_values(ranker, suited, columns, total, plain, flags)
+        best[several], slow_several = flush_values(ranker, suited, columns[:, several], total[several], best[several])
+        return best, np.union1d(slow, several[slow_several])
     shift = layout.shift
     counter = (1 << layout.suit_bits) - 1
     start_count = (1 << (layout.suit_bits - 1)) - ranker.size
@@ -303,7 +319,8 @@ def _one_suit_values(
     flags: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`flush_values` when each row has exactly one flush-capable suit (``flags``: its
-    counter's top bit): one pass over the rows, each in its own suit, instead of one per suit."""
+    counter's top bit): one pass over the rows, each in its own suit, instead of one per suit.
+    A row with several takes its highest."""
     layout = ranker.layout
     position = np.frexp(flags.astype(np.float64))[1] - 1  # the one bit set: exact in a double
     suit = position // layout.suit_bits

@@ -75,6 +75,8 @@ class BatchRanker(TableSource, Protocol):
 #: A cover that would rank more smaller rows than this (holdings of about 15
 #: cards and more) ranks its rows one by one instead.
 COVER_LEAVES = 36
+#: Rows some suit of which can flush, gathered from the chunks and valued together.
+FLUSH_ROWS = 8192
 
 
 def blocks_for(k: int, most: int, parts: int) -> tuple[list[list[int]], bool] | None:
@@ -206,7 +208,9 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
     )
     out = np.empty(n, dtype=np.int64)
     slow_rows: list[np.ndarray] = []
-    flushable: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # rows, their sums and plain values
+    # rows some suit of which can flush, valued a block at a time (settle_flushable)
+    flushable: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    waiting = 0
     # the wild pseudo-id (lowest-card wild) is the one id past the deck
     for start, columns in ranker._blocks(ids, len(table) if ranker.lowest else len(table) - 1):
         stop = start + columns.shape[1]
@@ -235,21 +239,40 @@ def direct_many(ranker: BatchRanker, ids: np.ndarray) -> np.ndarray:
                 else:
                     plain = value[rows] if k > size else np.full(len(rows), NO_HAND, dtype=np.int64)
                     flushable.append((rows + start, total[rows], plain))
+                    waiting += len(rows)
         out[start:stop] = value
-    if flushable and suited is not None:
-        # the rows some suit of which can flush, all chunks at once: a few hundred rows a
-        # chunk would pay NumPy's per-call cost many times over
-        rows = np.concatenate([part[0] for part in flushable])
-        picked = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
-        totals = np.concatenate([part[1] for part in flushable])
-        plains = np.concatenate([part[2] for part in flushable])
-        out[rows], slow = flush_values(ranker, suited, picked, totals, plains)
-        if len(slow):
-            slow_rows.append(rows[slow])
+        if suited is not None and waiting >= FLUSH_ROWS:
+            slow_rows.append(settle_flushable(ranker, suited, ids, flushable, out))
+            waiting = 0
+    if suited is not None and waiting:
+        slow_rows.append(settle_flushable(ranker, suited, ids, flushable, out))
     for rows in slow_rows:
+        if not len(rows):
+            continue
         # more cards of one suit than the one-suited tables hold: covered by 10-card rows
         out[rows] = cover_many(ranker, np.ascontiguousarray(ids[rows]), BATCH_CARDS, again)
     return out
+
+
+def settle_flushable(
+    ranker: BatchRanker,
+    suited: SuitTables,
+    ids: np.ndarray,
+    pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    out: np.ndarray,
+) -> np.ndarray:
+    """Value the ``pending`` rows (row numbers in ``ids``, their sums and plain values) into
+    ``out`` at once, empty ``pending``, and return the rows the one-suited tables do not cover.
+    Gathered from several chunks: a few hundred rows a chunk would pay NumPy's per-call cost
+    many times over, and a block of about a chunk stays in cache."""
+    rows = np.concatenate([part[0] for part in pending])
+    picked = np.ascontiguousarray(ids[rows].T, dtype=np.intp)
+    totals = np.concatenate([part[1] for part in pending])
+    plains = np.concatenate([part[2] for part in pending])
+    pending.clear()
+    out[rows], slow = flush_values(ranker, suited, picked, totals, plains)
+    found: np.ndarray = rows[slow]
+    return found
 
 
 def suit_tables_of(ranker: BatchRanker, top: int) -> SuitTables:
@@ -293,10 +316,13 @@ def flush_values(
         if not len(rows):
             continue
         own = suited.suit_codes[suit]
-        picked = columns[:, rows] if len(rows) < len(total) else columns
-        suit_total = own[picked[0]]
+        # most rows: sum the suit over all of them (cheaper than gathering their columns)
+        picked = columns[:, rows] if 2 * len(rows) < len(total) else columns
+        suit_total = own.take(picked[0])
         for j in range(1, picked.shape[0]):
-            suit_total += own[picked[j]]
+            suit_total += own.take(picked[j])
+        if len(suit_total) != len(rows):
+            suit_total = suit_total[rows]
         held = ((total[rows] >> (layout.suit_bits * suit)) & counter) - start_count
         over = held > suited.top
         if over.any():

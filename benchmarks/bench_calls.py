@@ -46,7 +46,7 @@ evaluator = Evaluator()
 for line in sys.stdin:
     cards = [Card.new(token) for token in line.split()]
     if cards:
-        score = evaluator.engine.evaluate(cards[:2], cards[2:])
+        score = evaluator.evaluate(cards[:2], cards[2:])
         print(line.strip(), evaluator.class_to_string(evaluator.get_rank_class(score)), score)
 """
 
@@ -103,7 +103,7 @@ def rank_rows(count: int, rounds: int) -> list[tuple[str, float, float, str]]:
         def treys(lines: list[str] = lines) -> None:
             for line in lines:
                 cards = [new(token) for token in line.split()]
-                evaluator.engine.evaluate(cards[:2], cards[2:])
+                evaluator.evaluate(cards[:2], cards[2:])
 
         best = best_of(rounds, {"ours": timed(ours), "peer": timed(treys)})
         rows.append(
@@ -208,8 +208,8 @@ def euler_row(rounds: int) -> tuple[str, float, float, str] | None:
         wins = 0
         for a, b in pairs:
             # the file writes suits in capitals, which treys does not read
-            first = evaluator.engine.evaluate([new(t[0] + t[1].lower()) for t in a.split()], [])
-            second = evaluator.engine.evaluate([new(t[0] + t[1].lower()) for t in b.split()], [])
+            first = evaluator.evaluate([new(t[0] + t[1].lower()) for t in a.split()], [])
+            second = evaluator.evaluate([new(t[0] + t[1].lower()) for t in b.split()], [])
             wins += first < second
         return None
 

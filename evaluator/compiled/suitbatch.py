@@ -291,7 +291,8 @@ class SuitBatch:
         reached_totals: list[np.ndarray] = []
         reached_columns: list[np.ndarray] = []
         keyed = k <= self.size or (self.single and k in self.single_suit_sizes)  # one suit reaches
-        ceilings = self.ceilings if keyed else None
+        # the ceilings come from hands of hand.size cards: they bound those and bigger holdings only
+        ceilings = self.ceilings if keyed and k >= self.size else None
         field = (1 << self.layout.suit_bits) - 1
         for start, columns in self.ranker._blocks(ids, len(self.codes)):
             total = self.first_codes.take(columns[0])

@@ -15,13 +15,16 @@ re-exported here.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import os
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, missing_data_reason, reference_data_dir
 
-__all__ = ["reference_data_dir", "reference_data"]
+from evaluator.core.resources import CACHE_ENV
+
+__all__ = ["reference_data_dir", "reference_data", "table_cache"]
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -40,6 +43,20 @@ def reference_data() -> Path:
     if found is None:
         pytest.skip(missing_data_reason())
     return found
+
+
+@pytest.fixture(scope="session")
+def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A table cache folder for the session (``$POKERRULES_CACHE`` when already set), so
+    tests that build tables never write to the user's cache. A module opts in with
+    ``pytestmark = pytest.mark.usefixtures("table_cache")``."""
+    if os.environ.get(CACHE_ENV):
+        yield Path(os.environ[CACHE_ENV])
+        return
+    folder = tmp_path_factory.mktemp("table-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder))
+        yield folder
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

@@ -18,7 +18,7 @@ of the generic ``Fill.strength`` -- the same number, so the same order.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
 
@@ -34,7 +34,6 @@ from evaluator.compiled.suitfront import front_keys, front_threshold
 from evaluator.compiled.suittable import SUIT_MODE, card_counts, reach_ceilings, single_suit_sizes
 from evaluator.compiled.tables import NO_HAND, build_tables, read_cache, write_cache
 from evaluator.core.errors import CardError
-from evaluator.core.resources import CACHE_ENV
 from evaluator.rules.cards import Card
 from evaluator.ruleset import Ruleset
 
@@ -54,18 +53,7 @@ order: [five_of_a_kind, royal_flush, straight_flush, four_of_a_kind, big_bobtail
 """
 
 
-@pytest.fixture(scope="module", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A cache folder for the module (``$POKERRULES_CACHE`` when already set)."""
-    import os
-
-    if os.environ.get(CACHE_ENV):
-        yield Path(os.environ[CACHE_ENV])
-        return
-    folder = tmp_path_factory.mktemp("suit-table-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, str(folder))
-        yield folder
+pytestmark = pytest.mark.usefixtures("table_cache")  # tables built here go to a temporary cache
 
 
 def generic(rs: Ruleset, cards: Sequence[Card]) -> int:

@@ -38,7 +38,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -71,16 +71,7 @@ BIG = {
 DEFAULT = (600, 60)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A cache folder for the session (``$POKERRULES_CACHE`` when already set)."""
-    if os.environ.get(CACHE_ENV):
-        yield Path(os.environ[CACHE_ENV])
-        return
-    folder = tmp_path_factory.mktemp("table-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, str(folder))
-        yield folder
+pytestmark = pytest.mark.usefixtures("table_cache")  # tables built here go to a temporary cache
 
 
 def ranker(rs: Ruleset) -> FastRanker:

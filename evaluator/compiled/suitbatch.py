@@ -23,7 +23,15 @@ import numpy as np
 
 from .classgrid import NO_HAND, count_vectors, grow, sorted_table
 from .suitdirect import DIRECT_HANDS, DirectTable, RaiseBound, raise_bound, worth_direct
-from .suittable import ABSENT, SuitTable, card_counts, grow_plain, reach_ceilings, reaching_never_hurts
+from .suittable import (
+    ABSENT,
+    SuitTable,
+    card_counts,
+    counter_bias,
+    counter_ceilings,
+    grow_plain,
+    reaching_never_hurts,
+)
 
 #: Rows ranked subset by subset at once (enough that the walk's numpy calls are few per row).
 WALK_ROWS = 1 << 13
@@ -89,9 +97,7 @@ class SuitBatch:
         self.shift = layout.shift
         self.codes: np.ndarray = ranker.codes
         self.table = table
-        bias = sum(
-            ((1 << (layout.suit_bits - 1)) - table.threshold) << (layout.suit_bits * s) for s in range(layout.suits)
-        )
+        bias = counter_bias(layout, table.threshold)
         self.first_codes = self.codes + np.int64(bias)  # the first column carries the counters' bias
         self.reach = np.int64(layout.flush_bits)
         self.bits = [np.int64(layout.suit_flush_bit(s)) for s in range(layout.suits)]
@@ -130,12 +136,7 @@ class SuitBatch:
         # value (reach_ceilings); rows whose plain value is at least that keep it
         self.ceilings: np.ndarray | None = None
         if self.dominant and self.single:
-            ceilings = reach_ceilings(table, layout, self.size)
-            start = (1 << (layout.suit_bits - 1)) - table.threshold
-            counts = np.arange(1 << layout.suit_bits) - start
-            self.ceilings = np.where(
-                counts >= 0, np.array(ceilings, dtype=np.int64)[np.clip(counts, 0, self.size)], NO_HAND
-            )
+            self.ceilings = np.array(counter_ceilings(table, layout, self.size), dtype=np.int64)
         self.low = max(ranker.low, 1)
         self.direct_wanted = worth_direct(ranker, DIRECT_HANDS)
         self._direct: DirectTable | None = None

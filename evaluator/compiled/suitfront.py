@@ -19,9 +19,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .suittable import ABSENT, SuitTable, card_counts
+from .suittable import ABSENT, SuitTable, card_counts, counter_bias
 
 Rank = Callable[[Sequence[int]], int]
+
+
+def suit_projections(layout: Any, codes: Sequence[int]) -> dict[int, Callable[[int], int]]:
+    """Per suit counter's top bit: a code's value in that suit's sum (the code itself when it
+    counts in the suit -- a wild card counts in every suit -- else 0); a code not of the
+    deck raises KeyError. ``sum(map(projection, codes))`` sums one suit's cards."""
+    return {
+        layout.suit_flush_bit(s): {code: code if code & layout.suit_one(s) else 0 for code in codes}.__getitem__
+        for s in range(layout.suits)
+    }
 
 
 def front_threshold(table: SuitTable, size: int) -> int | None:
@@ -69,14 +79,9 @@ def front_rank(ranker: Any, table: SuitTable, field: int, behind: Rank) -> Rank:
         return behind
     shift = layout.shift
     plain, keyed = front_keys(table, layout, size, front, field)
-    bias = sum(((1 << (layout.suit_bits - 1)) - front) << (layout.suit_bits * s) for s in range(layout.suits))
+    bias = counter_bias(layout, front)
     reach = layout.flush_bits
-    picks = {
-        layout.suit_flush_bit(s): {
-            code: code if code & layout.suit_one(s) else 0 for code in ranker.code_list
-        }.__getitem__
-        for s in range(layout.suits)
-    }
+    picks = suit_projections(layout, ranker.code_list)
     high = -1 << shift  # a sum without its suit counters
     lift = field - shift
 

@@ -15,14 +15,14 @@ one dict lookup on a per-hand table, in front of all this.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations, product
+from itertools import combinations
 from typing import Any
 
 from ..core.errors import CardError, error
 from .card_ids import not_codes
 from .suitdirect import COUNT_SHIFT, PER_CALL_HANDS, per_call_table, worth_direct
-from .suitfront import front_rank
-from .suittable import ABSENT, SuitTable, card_counts, reach_ceilings, reaching_never_hurts
+from .suitfront import front_rank, suit_projections
+from .suittable import ABSENT, SuitTable, card_counts, counter_bias, counter_ceilings, reaching_never_hurts
 
 Rank = Callable[[Sequence[int]], int]
 
@@ -44,25 +44,6 @@ def python_key(rank_key: int, subs: Sequence[int], field: int) -> int:
     return key
 
 
-def counter_ceilings(table: SuitTable, layout: Any, size: int) -> dict[int, int]:
-    """The ceilings of ``reach_ceilings`` by the suit counters of a sum (``sum(codes, bias) & counters``)
-    whose one reaching suit holds ``c`` cards: every such counter state of a holding of up to
-    ``layout.limit`` cards (the other suits below the threshold)."""
-    ceilings = reach_ceilings(table, layout, size)
-    threshold = table.threshold
-    start = (1 << (layout.suit_bits - 1)) - threshold
-    found: dict[int, int] = {}
-    for reaching in range(layout.suits):
-        for count in range(threshold, layout.limit + 1):
-            if count + start >= 1 << layout.suit_bits:
-                break
-            for others in product(range(threshold), repeat=layout.suits - 1):
-                counts = [*others[:reaching], count, *others[reaching:]]
-                state = sum((c + start) << (layout.suit_bits * s) for s, c in enumerate(counts))
-                found[state] = ceilings[min(count, size)]
-    return found
-
-
 def suit_rank(ranker: Any) -> Rank:
     """The per-call closure: one sum and one AND for hands no suit of which reaches the threshold."""
     table: SuitTable = ranker.tables.suit_table
@@ -72,7 +53,7 @@ def suit_rank(ranker: Any) -> Rank:
     low = ranker.low
     name = ranker.ruleset.name
     threshold = table.threshold
-    bias = sum(((1 << (layout.suit_bits - 1)) - threshold) << (layout.suit_bits * s) for s in range(layout.suits))
+    bias = counter_bias(layout, threshold)
     reach = layout.flush_bits
     field = max(layout.key_bits + 1, layout.shift)  # at least the shift: a suit's sum lifts into place
     tests = [(layout.suit_flush_bit(s), layout.suit_one(s)) for s in range(layout.suits)]
@@ -142,11 +123,13 @@ def suit_rank(ranker: Any) -> Rank:
 
     if single:
         # per suit counter bit: the projection that keeps that suit's cards (a wild card counts in every suit)
-        picks = {bit: {code: code if code & one else 0 for code in ranker.code_list}.__getitem__ for bit, one in tests}
+        picks = suit_projections(layout, ranker.code_list)
         high = -1 << shift  # a sum without its suit counters
         lift = field - shift
-        counters = (1 << shift) - 1
-        ceiling_of = counter_ceilings(table, layout, size) if dominant else {}
+        # by a reaching suit's counter: what a subset reaching it can be worth above its plain value
+        ceilings = counter_ceilings(table, layout, size)
+        counter_at = {bit: layout.suit_bits * s for s, (bit, _) in enumerate(tests)}
+        counter = (1 << layout.suit_bits) - 1
 
         # at most one suit of a hand reaches the threshold (a wild card counts in every
         # suit): its rank key is the only suit key
@@ -156,11 +139,10 @@ def suit_rank(ranker: Any) -> Rank:
                 return plain[total >> shift]
             pick = picks.get(total & reach)
             if pick is not None:
-                if len(codes) > size:
+                if dominant and len(codes) > size:
                     # the plain value answers when no subset reaching the suit can beat it
                     value = plain[total >> shift]
-                    ceiling = ceiling_of.get(total & counters)
-                    if ceiling is not None and value >= ceiling:
+                    if value >= ceilings[(total >> counter_at[total & reach]) & counter]:
                         return value
                 try:
                     return keyed[len(codes)][(total >> shift) + ((sum(map(pick, codes)) & high) << lift)]

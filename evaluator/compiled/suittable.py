@@ -321,3 +321,18 @@ def reach_ceilings(table: SuitTable, layout: Layout, size: int) -> list[int]:
         for c in range(count, size + 1):
             ceilings[c] = max(ceilings[c], value)
     return ceilings
+
+
+def counter_bias(layout: Layout, threshold: int) -> int:
+    """Start value of a sum whose suit counters set their top bit from ``threshold`` cards
+    (a wild card counts in every suit)."""
+    start = (1 << (layout.suit_bits - 1)) - threshold
+    return sum(start << (layout.suit_bits * s) for s in range(layout.suits))
+
+
+def counter_ceilings(table: SuitTable, layout: Layout, size: int) -> list[int]:
+    """``reach_ceilings`` by the value of the reaching suit's counter in a sum biased with
+    ``counter_bias(layout, table.threshold)`` (``NO_HAND`` for values below any count)."""
+    ceilings = reach_ceilings(table, layout, size)
+    start = (1 << (layout.suit_bits - 1)) - table.threshold
+    return [ceilings[min(value - start, size)] if value >= start else NO_HAND for value in range(1 << layout.suit_bits)]

@@ -75,8 +75,7 @@ class PotHalf:
             )
         # main-deck id -> this half's id (the identity unless the half lists its deck otherwise)
         self.id_map = np.array([id_of[card] for card in main.deck], dtype=np.intp)
-        self.categories = self.ranker.tables.categories
-        self.scale = self.ranker.suit_scale if self.ranker.mode == "suited" else 1
+        self.categories = self.ranker.tables.categories  # per dense value (see FastRanker.category_index)
         self.beats = [
             (_category_set(rules, beat.winner.pattern), _category_set(rules, beat.loser.pattern))
             for beat in rules.beats
@@ -84,8 +83,7 @@ class PotHalf:
 
     def category(self, values: np.ndarray) -> np.ndarray:
         """Category index of each value (-1: no hand or not qualifying)."""
-        dense = values // self.scale
-        return np.where(values >= 0, self.categories[np.maximum(dense, 0)], -1)
+        return self.ranker.category_indices(values)
 
 
 def _category_set(rules: Rules, pattern: Pattern) -> np.ndarray:

@@ -73,15 +73,8 @@ def category_of_strengths(ruleset: Ruleset, strengths: np.ndarray) -> np.ndarray
     (the compiled tables merge every such hand into one value)."""
     from ..compiled.fast import ruleset_ranker
 
-    tables = ruleset_ranker(ruleset).tables
-    by_strength = {category.strength: index for index, category in enumerate(ruleset.categories)}
-    sign = 1 if ruleset.direction == "high" else -1
-    none = len(ruleset.categories)
-    per_value = np.array(
-        [by_strength.get(sign * value[1][0], none) if value[1] else none for value in tables.strengths] + [none],
-        dtype=np.int64,
-    )
-    return per_value[np.where(strengths >= 0, strengths, len(per_value) - 1)]
+    index = ruleset_ranker(ruleset).category_indices(np.asarray(strengths))
+    return np.where(index >= 0, index, len(ruleset.categories))
 
 
 @dataclass(frozen=True)

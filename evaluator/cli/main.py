@@ -4,7 +4,8 @@ Argument parsing is kept apart from execution: :func:`parse_args` builds an
 ``argparse.Namespace`` (the definitions are in :mod:`evaluator.cli.args`), and
 each ``cmd_*`` function runs one command and returns its exit code. Exit
 codes: 0 success, 1 a problem with the input (bad cards, a broken ruleset,
-failing checks), 2 bad usage, 141 when the reader of stdout went away. Every
+failing checks), 2 bad usage, 70 an internal error (a bug: one line saying so,
+never a traceback), 141 when the reader of stdout went away. Every
 error a user can cause is printed on stderr as a positioned message (a JSON
 object with ``--json``) -- never a traceback -- and nothing is written to
 stdout when a command fails. The output conventions (one indented JSON
@@ -30,13 +31,16 @@ from . import draw as cli_draw
 from . import odds as cli_odds
 from .output import (
     EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_PROBLEM,
     EXIT_USAGE,
+    RAISE_INTERNAL_ENV,
     UsageError,
     json_document,
     json_line,
     render_error,
+    render_internal,
     render_os_error,
     render_usage,
 )
@@ -393,8 +397,8 @@ def _quiet_broken_pipe() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code.
 
-    0 success, 1 a problem with the input, 2 bad usage, 130 interrupted,
-    141 stdout closed early (as a process killed by SIGPIPE).
+    0 success, 1 a problem with the input, 2 bad usage, 70 an internal error,
+    130 interrupted, 141 stdout closed early (as a process killed by SIGPIPE).
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
@@ -425,6 +429,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("pokerrules: interrupted\n")
         return 130
+    except Exception as bug:  # the last line of defence: a bug never shows a traceback
+        if os.environ.get(RAISE_INTERNAL_ENV, "") not in ("", "0"):
+            raise  # the test suite: an internal error fails the test that met it
+        command = args.command if args is not None else (argv[0] if argv else "")
+        sys.stderr.write(render_internal(command, cli_args.installed_version(), bug, _wants_json(argv, args)))
+        return EXIT_INTERNAL
     finally:
         sys.stdout, sys.stderr = real_out, real_err
 

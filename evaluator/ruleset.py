@@ -15,18 +15,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .core.errors import Diagnostic, RulesetError
 from .engine.evaluate import Engine, engine_for
 from .rules.build import build_ruleset as build_rules
 from .rules.build import load_rules
 from .rules.cards import Card
 from .rules.load import Document
+from .rules.place import place_of
 from .rules.ruleset import Rules
+from .rules.usable import dead_jokers, split_targets
 
 if TYPE_CHECKING:
     from .engine.explain import Explanation
     from .engine.hand import Hand
 
-__all__ = ["Ruleset", "build_ruleset", "load"]
+__all__ = ["Ruleset", "build_ruleset", "load", "unusable"]
 
 
 class Ruleset(Rules):
@@ -222,6 +225,10 @@ def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None)
 
     ``extends:`` and ``game.split`` paths in the file may only reach files
     inside its own folder tree, or inside ``root`` (a folder or several).
+    A file is refused with every error ``pokerrules check`` reports about its
+    values and about what makes it unusable (:func:`unusable`); what ``check``
+    finds by running the file -- its examples (``E1xx``) and the enumeration
+    of every hand class (``R113``) -- is left to ``check``.
 
     >>> load("standard").name
     'standard'
@@ -229,7 +236,7 @@ def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None)
     Raises:
         PokerRulesError: for anything wrong with the file, each error positioned.
     """
-    return load_rules(ref, root, Ruleset)
+    return _usable(load_rules(ref, root, Ruleset))
 
 
 def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
@@ -237,6 +244,50 @@ def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
 
     Raises:
         SchemaError: when the document does not follow the schema.
-        RulesetError: with every semantic problem found, each positioned.
+        RulesetError: with every semantic problem found, each positioned (:func:`unusable` included).
     """
-    return build_rules(document, path, Ruleset)
+    return _usable(build_rules(document, path, Ruleset))
+
+
+def _usable(ruleset: Ruleset) -> Ruleset:
+    problems: list[Diagnostic] | None = ruleset.__dict__.get("_cache_unusable")
+    if problems is None:
+        problems = unusable(ruleset)
+        object.__setattr__(ruleset, "_cache_unusable", problems)  # load() returns the same object again
+    if problems:
+        raise RulesetError(problems)
+    return ruleset
+
+
+def unusable(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
+    """What makes a ruleset that builds unusable (each also a ``check`` error, at the same place):
+    jokers that can never play (R114), a deck the lookup tables cannot hold (R104) and
+    ``game.split`` halves that cannot be loaded. ``source`` is the file being checked
+    (default: the ruleset's own); an inherited value is reported at its ``extends:``.
+
+    >>> unusable(load("holdem"))
+    []
+    """
+    found = dead_jokers(ruleset, source)
+    found += _too_wide(ruleset, source)
+    found += split_targets(ruleset)
+    return found
+
+
+def _too_wide(ruleset: Rules, source: str | None) -> list[Diagnostic]:
+    """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
+    if ruleset.copies == 1:
+        # one pack always fits, whatever the hand, jokers and wild cards (tests/test_usable.py);
+        # so a one-pack load never imports NumPy just to ask
+        return []
+    from .compiled.table_layout import card_model
+
+    try:
+        card_model(ruleset)
+    except RulesetError as problem:
+        document = ruleset.document
+        checked = source if source is not None else (document.sources[0] if document.sources else "")
+        where, note = place_of(document, checked, ("deck", "copies"), ("deck",))
+        first = problem.first
+        return [Diagnostic("R104", first.message + note, where.source, where.line, where.col, "error", first.hint)]
+    return []

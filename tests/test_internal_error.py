@@ -19,6 +19,7 @@ import pytest
 from evaluator.cli import main as cli
 from evaluator.cli.args import installed_version
 from evaluator.cli.output import EXIT_INTERNAL, RAISE_INTERNAL_ENV
+from evaluator.tools import check
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "json"
 
@@ -92,3 +93,18 @@ def test_a_real_process_prints_no_traceback() -> None:
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "internal error" in done.stderr and "KeyError" in done.stderr
+
+
+def test_check_raises_its_internal_errors_in_the_suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check reports a bug as an R199 diagnostic for users; in the suite the bug propagates."""
+    path = tmp_path / "a.yaml"
+    path.write_text("name: a\nextends: standard\n", encoding="utf-8")
+
+    def boom(self: object) -> list[object]:
+        raise ZeroDivisionError("simulated bug")
+
+    monkeypatch.setattr(check._Linter, "diagnostics", boom)
+    with pytest.raises(ZeroDivisionError):
+        check.check_file(path)
+    monkeypatch.delenv(RAISE_INTERNAL_ENV)
+    assert [d.code for d in check.check_file(path)] == ["R199"]

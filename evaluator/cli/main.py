@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
-from ..core.errors import Diagnostic, LoadError, PokerRulesError
+from ..core.errors import Diagnostic, LoadError, PokerRulesError, raise_internal
 from ..core.safe_text import GuardedOutput, visible
 from ..rules.cards import tokenize
 from . import args as cli_args
@@ -35,7 +35,6 @@ from .output import (
     EXIT_OK,
     EXIT_PROBLEM,
     EXIT_USAGE,
-    RAISE_INTERNAL_ENV,
     UsageError,
     json_document,
     json_line,
@@ -430,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("pokerrules: interrupted\n")
         return 130
     except Exception as bug:  # the last line of defence: a bug never shows a traceback
-        if os.environ.get(RAISE_INTERNAL_ENV, "") not in ("", "0"):
+        if raise_internal():
             raise  # the test suite: an internal error fails the test that met it
         command = args.command if args is not None else (argv[0] if argv else "")
         sys.stderr.write(render_internal(command, cli_args.installed_version(), bug, _wants_json(argv, args)))

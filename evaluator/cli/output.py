@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.errors import RAISE_INTERNAL_ENV as RAISE_INTERNAL_ENV  # the CLI modules and tests import it from here
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.errors import UsageError as UsageError  # the CLI modules import it from here
 from ..core.safe_text import json_text, visible
@@ -31,9 +32,6 @@ EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 141
 #: The exit status of an internal error: a bug in pokerrules, not a problem with the input (EX_SOFTWARE).
 EXIT_INTERNAL = 70
-#: Set (to anything but "" or "0") to let an internal error propagate with its traceback
-#: instead of the one-line report: the test suite sets it, so that the guard hides nothing there.
-RAISE_INTERNAL_ENV = "POKERRULES_RAISE_INTERNAL"
 
 
 def json_document(data: Any) -> str:

@@ -226,6 +226,7 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
             builder.add(check_template(describe, pattern, name, builder.where(describe_path)), describe_path)
         categories.append(Category(name, text, pattern, matcher, key, describe, len(known_order) - index))
     _check_pattern_work(builder, categories)
+    _check_unranked(builder, definitions, set(known_order))
 
     wild = _build_wild(builder, data.get("wild") or {}, deck_ranks, suits, jokers, names_context)
     suit_spec = data.get("suits") or {}
@@ -402,6 +403,20 @@ def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) 
         split,
         str(spec.get("odd_chip", "first_after_button")),
     )
+
+
+def _check_unranked(builder: _Builder, definitions: dict[str, Any], ranked: set[str]) -> None:
+    """A category left out of ``order`` ranks no hand, but its pattern is part of the file and
+    must read (``P1xx``). Its meaning is not checked against this deck: a definition kept for
+    the rulesets that extend this one may name a rank this deck lacks."""
+    for name, spec in definitions.items():
+        path = ("categories", name, "pattern")
+        if name in ranked or builder.was_removed(path):
+            continue
+        try:
+            parse_pattern(str(spec.get("pattern", "")), builder.where(path))
+        except PatternError as problem:
+            builder.add(problem.diagnostics, path)
 
 
 def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> None:

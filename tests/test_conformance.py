@@ -1,0 +1,99 @@
+"""The generated-ruleset conformance suite: any rules a user can write work everywhere.
+
+Hypothesis writes ruleset files across the feature space
+(``tests/conformance/features.py``). Each file ``check`` refuses must be
+refused with codes -- never a traceback, never R199 -- and ``load`` must
+refuse it too; on each file ``check`` accepts, every command and API method
+runs and the fast paths agree with the generic engine, which agrees with a
+brute force on small decks (``tests/conformance/checks.py``, ``brute.py``).
+
+CI runs a bounded profile (a few dozen small-deck files, about a minute of
+CPU on two workers). ``pytest --slow tests/test_conformance.py`` (or
+``$POKERRULES_CONFORMANCE=slow``) runs thousands, full decks included.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conformance.checks import conform, write_files
+from conformance.features import Spec, rulesets
+from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.usefixtures("table_cache")
+
+#: examples per test: (CI, --slow)
+PROFILES = {"ci": 1, "slow": 1}
+
+
+def slow(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--slow")) or os.environ.get("POKERRULES_CONFORMANCE") == "slow"
+
+
+def run_profile(request: pytest.FixtureRequest, ci: int, long: int, test: Callable[..., None], *strategies: Any) -> None:
+    """Run ``test`` under hypothesis with CI's or the slow profile's number of examples."""
+    examples = long if slow(request) else ci
+    wrapped = settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=not slow(request),  # CI: the same files every run; --slow: new ones each time
+        database=None,
+        # no shrinking: a failure prints the whole generated ruleset, and shrinking one that
+        # builds tables takes minutes
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )(given(*strategies)(test))
+    wrapped()
+
+
+def judge(spec: Spec, seed: int) -> None:
+    """Write the file in a folder of its own and judge it (see conformance/checks.py)."""
+    for feature in sorted(spec.used):
+        event(feature)
+    with tempfile.TemporaryDirectory(prefix="conformance-") as folder:
+        try:
+            verdict = conform(spec, Path(folder), seed)
+        except BaseException:
+            keep = os.environ.get("POKERRULES_CONFORMANCE_KEEP")
+            if keep:  # a folder to copy the failing files to, to replay them by hand
+                shutil.copytree(folder, Path(keep) / f"seed-{seed}", dirs_exist_ok=True)
+            raise
+    event(verdict.split(":")[0])
+
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def test_generated_rulesets(request: pytest.FixtureRequest) -> None:
+    """Every feature, drawn freely, on small decks."""
+    run_profile(request, 14, 2000, judge, rulesets(), SEEDS)
+
+
+def test_wild_cards_with_suit_tie_breaks(request: pytest.FixtureRequest) -> None:
+    """Every kind of wild card with a suit tie-break: the fast paths agree with the engine."""
+    run_profile(request, 10, 1000, judge, rulesets(focus=frozenset({"wild", "tiebreak"})), SEEDS)
+
+
+def test_suit_forms_and_beats(request: pytest.FixtureRequest) -> None:
+    """Patterns that read suits in the hand, named suits, cyclic straight flushes and beats:."""
+    run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"suit forms", "beats"})), SEEDS)
+
+
+def test_games(request: pytest.FixtureRequest) -> None:
+    """Hole and board cards, must-use counts, double boards and hi-lo splits."""
+    run_profile(request, 8, 800, judge, rulesets(focus=frozenset({"game", "qualifier"})), SEEDS)
+
+
+def test_full_decks(request: pytest.FixtureRequest) -> None:
+    """Full and stripped decks of 28 cards and more (tables take seconds to build: --slow only)."""
+    if not slow(request):
+        pytest.skip("full decks build their tables in seconds each: run with --slow")
+    run_profile(request, 0, 300, judge, rulesets(small=False), SEEDS)

@@ -1,0 +1,58 @@
+"""Bugs the generated-ruleset conformance suite found, each pinned by a small test.
+
+Each file here is the smallest ruleset found that showed the bug (the
+suite itself is ``tests/test_conformance.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluator.odds.outs import outs
+from evaluator.rules.cards import Card
+from evaluator.ruleset import load
+from evaluator.tools.check import check_file
+
+pytestmark = pytest.mark.usefixtures("table_cache")
+
+
+def write(folder: Path, text: str) -> Path:
+    path = folder / "found.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_cards_sort_with_jokers() -> None:
+    """Card ordering compared a joker's missing rank with a rank (TypeError): jokers sort last."""
+    assert sorted([Card.joker(2), Card("K", "s"), Card.joker(1), Card("A", "h")]) == [
+        Card("A", "h"),
+        Card("K", "s"),
+        Card.joker(1),
+        Card.joker(2),
+    ]
+    assert sorted([Card("T", "s"), Card("2", "h"), Card("2", "c")]) == [Card("2", "c"), Card("2", "h"), Card("T", "s")]
+
+
+def test_outs_in_a_deck_with_jokers() -> None:
+    """outs sorted the cards left in the deck, the joker among them."""
+    result = outs(load("joker-poker"), ["As Ks", "Qd Qh"], board="2c 7d 9h")
+    behind = result.players[0]
+    # an ace or a king pairs a hole card; the joker would help both players
+    assert behind.behind and {str(out.card) for out in behind.outs} == {"Ac", "Ad", "Ah", "Kc", "Kd", "Kh"}
+
+
+def test_check_names_a_hand_holding_a_wild_rank(tmp_path: Path) -> None:
+    """Reachability examples may hold a wild deuce standing for itself; check crashed (R199)
+    looking for a natural suit of a rank that has none."""
+    path = write(
+        tmp_path,
+        "name: found\nextends: standard\ndeck: {ranks: [2, 3, 4, 5, 6]}\nwild: {ranks: [2]}\n"
+        'categories:\n  corner_straight: {pattern: "run(wrap)"}\n'
+        "order: [four_of_a_kind, straight_flush, full_house, flush, corner_straight, straight,\n"
+        "        three_of_a_kind, two_pair, pair, high_card]\n",
+    )
+    found = check_file(path)
+    assert [d.code for d in found if d.severity == "error"] == []
+    assert any(d.code == "W103" and "2s" in d.message for d in found)

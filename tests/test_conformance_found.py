@@ -56,3 +56,15 @@ def test_check_names_a_hand_holding_a_wild_rank(tmp_path: Path) -> None:
     found = check_file(path)
     assert [d.code for d in found if d.severity == "error"] == []
     assert any(d.code == "W103" and "2s" in d.message for d in found)
+
+
+def test_a_showdown_sees_suit_forms_in_every_subset() -> None:
+    """The generic showdown classified board subsets by their ranks alone, so patterns that
+    read suits inside the hand (``flush(k)``, ``run(k, flush)``) never matched there, and the
+    fast path (which is right) disagreed with it."""
+    from evaluator.engine.showdown import best_hand, showdown
+
+    four_flush = load("four-flush")  # a four flush ranks above a pair
+    # by ranks alone A-K-Q-2-2 (a pair) beats A-K-Q-J-3 (high card): the four flush was never tried
+    assert best_hand(four_flush, "Ah Kh", "Qh Jh 2s 2c 3d").category == "four_flush"
+    assert showdown(four_flush, ["Ah Kh", "Ac Kc"], "Qh Jh 2s 2c 3d").winners == [0]  # not a tie of two pairs of twos

@@ -169,7 +169,8 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     """The best way any of ``subsets`` (indices into ``holding``) plays.
 
     The same choice as ``Engine.best``, faster: a subset without wild cards is
-    classified straight from its class (which the engine memoises), and only
+    classified straight from its class (which the engine memoises; unless patterns
+    read suits inside the hand), and only
     the subsets that tie for the best value are turned into full fills (suit
     tie-break, playing order). Wildness is decided on the whole holding.
     """
@@ -184,12 +185,15 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     values = [engine.value_of.get(card.rank or "", -1) for card in holding]
     suits = [card.suit for card in holding]
     any_special = any(special)
+    # patterns that read suits inside the hand (flush(k), run(k, flush), suits) need the
+    # suits of every subset, which the rank class alone does not carry
+    by_cards = engine.needs_suits
     best_key: tuple[bool, tuple[int, ...]] | None = None
     leaders: list[tuple[tuple[int, ...], Fill | None]] = []
     for subset in subsets:
         ready: Fill | None = None
         classification: Classification | None
-        if any_special and any(special[i] for i in subset):
+        if by_cards or (any_special and any(special[i] for i in subset)):
             ready = engine.fill([holding[i] for i in subset], [wild[i] for i in subset])
             classification = ready.classification if ready is not None else None
         else:

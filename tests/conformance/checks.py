@@ -402,7 +402,10 @@ def check_outs(s: Subject) -> None:
     except PokerRulesError as problem:
         assert problem.first.code.startswith(("O", "C", "G")), problem
         return
-    left = list(dict.fromkeys(c for c in s.deck if c not in " ".join(hands + [board]).split()))
+    left = list(s.deck)
+    for card in " ".join(hands + [board]).split():
+        left.remove(card)  # one copy: two packs hold each card twice
+    left = list(dict.fromkeys(left))
     for p, player in enumerate(result.players):
         if not player.behind:
             continue

@@ -270,8 +270,57 @@ def unusable(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
     """
     found = dead_jokers(ruleset, source)
     found += _too_wide(ruleset, source)
+    found += _not_by_suit_class(ruleset, source)
     found += split_targets(ruleset)
     return found
+
+
+def _not_by_suit_class(ruleset: Rules, source: str | None) -> list[Diagnostic]:
+    """R123: patterns that read suits inside the hand (and best subsets) are compiled by suit
+    class, which needs interchangeable suits, no lowest-card wild and small hands."""
+    from .rules.patterns import needs_suits
+
+    engine = engine_for(ruleset)
+    if not engine.by_suit_class:
+        return []
+    from .compiled.suitclasses import supported
+
+    why = supported(ruleset, ruleset.hand_size)
+    if why is None:
+        return []
+    reading = [c for c in ruleset.categories if needs_suits(c.pattern)]
+    if reading:
+        what, path = f"{reading[0].name}: {reading[0].pattern_text}", ("categories", reading[0].name, "pattern")
+    elif ruleset.best_subset:
+        what, path = "hand.best_subset", ("hand", "best_subset")
+    elif ruleset.qualifier is not None:
+        what, path = f"qualifier: {ruleset.qualifier.text}", ("qualifier",)
+    else:
+        what, path = "wild.plays_as.hands", ("wild", "plays_as", "hands")
+    if ruleset.wild.lowest_rank:
+        cause: tuple[str, ...] = ("wild", "lowest_rank")
+    elif ruleset.copies > 1:
+        cause = ("deck", "copies")
+    elif ruleset.wild.cards:
+        cause = ("wild", "cards")
+    else:
+        cause = ("hand", "size")
+    document = ruleset.document
+    checked = source if source is not None else (document.sources[0] if document.sources else "")
+    where, note = place_of(document, checked, cause, path)  # the one this file wrote
+    return [
+        Diagnostic(
+            "R123",
+            f"the lookup tables cannot be built: a pattern that reads suits inside the hand ({what}) is "
+            f"compiled by suit class, and here {why}{note}",
+            where.source,
+            where.line,
+            where.col,
+            "error",
+            "use one pack, wild ranks or jokers rather than single wild cards, no lowest-card wild and "
+            "hands of at most 6 cards; or rank hands without reading suits inside them",
+        )
+    ]
 
 
 def _too_wide(ruleset: Rules, source: str | None) -> list[Diagnostic]:

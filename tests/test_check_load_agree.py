@@ -154,3 +154,18 @@ def test_one_pack_always_fits_the_tables(tmp_path: Path, size: int, jokers: int,
         f"name: one\nextends: standard\ndeck: {{jokers: {jokers}}}\nhand: {{size: {size}, min: 1}}\nwild: {wild}\n",
     )
     card_model(load(path))
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [("wild: {lowest_rank: true}", 3), ("deck: {copies: 2}", 3), ("wild: {cards: [Js, Jh]}", 3)],
+)
+def test_suit_patterns_the_tables_cannot_compile_are_refused(tmp_path: Path, change: str, line: int) -> None:
+    """A pattern that reads suits inside the hand is compiled by suit class, which needs
+    interchangeable suits and no lowest-card wild: check and load refuse the rest (R123)
+    rather than let the fast paths fail from the first table build on."""
+    path = write(tmp_path, "r123.yaml", f"name: r123\nextends: four-flush\n{change}\n")
+    (checked,) = errors_of(path)
+    assert (checked.code, checked.line) == ("R123", line)
+    assert "four_flush" in checked.message
+    assert load_errors(path) == [checked]

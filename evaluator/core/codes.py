@@ -117,6 +117,7 @@ CODES: dict[str, str] = {
     "R120": "an example needs more work than the limit (too many cards: best-of subsets to try)",
     "R121": "a pattern costs more to match than the limit (length x alternatives x hand classes)",
     "R122": "too many cards to choose the best hand from (the subsets pass the work limit)",
+    "R123": "patterns that read suits inside the hand cannot be compiled here (the suits are not interchangeable, lowest-card wild, or more than 6 cards)",
     "R199": "internal error while checking the file (a bug in pokerrules: please report it)",
     # examples
     "E101": "an example fails: the evaluator says something else (shown)",

@@ -116,7 +116,9 @@ class Subject:
     def __post_init__(self) -> None:
         self.ruleset = load(self.path)
         self.rng = random.Random(self.seed)
-        self.deck = [str(card) for card in self.ruleset.deck]
+        # the physical deck: each card once per pack (Ruleset.deck lists each card once), jokers once
+        rs = self.ruleset
+        self.deck = [str(card) for card in rs.deck for _ in range(1 if card.is_joker else rs.copies)]
 
     def fresh(self) -> Ruleset:
         """A newly built ruleset object (nothing warmed, no tables loaded)."""
@@ -447,9 +449,9 @@ def check_stats(s: Subject) -> None:
     engine = engine_for(rs)
     counted: Counter[str] = Counter()
     unplayable = 0
-    for hand in combinations(rs.deck, rs.hand_size):
+    for hand in combinations(s.deck, rs.hand_size):
         try:
-            counted[engine.evaluate(list(hand)).category] += 1
+            counted[engine.evaluate(rs.cards(" ".join(hand))).category] += 1
         except PokerRulesError:
             unplayable += 1
     got = {row["name"]: row["count"] for row in data["categories"] if row["count"]}
@@ -546,8 +548,8 @@ def check_brute_force(s: Subject) -> None:
     keyed = []
     for positions in hands:
         texts = [s.deck[i] for i in positions]
-        cards = [rs.deck[i] for i in positions]
         label = " ".join(texts)
+        cards = rs.cards(label)
         expected = brute.strength([card_tuple(t) for t in texts])
         try:
             strength = engine.evaluate(cards).strength

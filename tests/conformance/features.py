@@ -249,21 +249,9 @@ def categories(draw: Draw, spec: Spec) -> None:
     if spec.best_subset:
         _subset_categories(spec)
         return
-    n = spec.size
-    shapes = [groups for groups in partitions(n) if len(groups) > 1]
-    by_shape = {groups: Category(shape_name(groups), shape(groups), ("shape", groups)) for groups in shapes}
-    chosen: list[Category] = []
-    if n <= 4 or spec.has_wilds or spec.copies > 1 or draw(st.integers(0, 2)) == 0:
-        chosen.append(Category("n_of_a_kind", "X" * n, ("shape", (n,)), "{X:plural} all"))
-    if "A" in spec.ranks and spec.ace != "low" and draw(st.integers(0, 2)) == 0:
-        chosen.append(Category("royal_flush", "run & flush & top = A", ("royal",)))
-    chosen.append(Category("straight_flush", "run & flush", ("run_flush",), "{top}-high straight flush"))
-    # poker's order: the shapes that beat a flush (four of a kind, a full house), the flush,
-    # the straight, then the other shapes
-    above = [g for g in shapes if g[0] >= 4 or (g[0] == 3 and g[1] >= 2)]
-    chosen += [by_shape[g] for g in above]
-    chosen += [Category("flush", "flush", ("flush",)), Category("straight", "run", ("run",), "{top}-high straight")]
-    chosen += [by_shape[g] for g in shapes if g not in above]
+    with_n = spec.size <= 4 or spec.has_wilds or spec.copies > 1 or draw(st.integers(0, 2)) == 0
+    royal = "A" in spec.ranks and spec.ace != "low" and draw(st.integers(0, 2)) == 0
+    chosen = poker_categories(spec.size, with_n, royal)
     if draw(st.integers(0, 3)) == 0:
         i = draw(st.integers(1, len(chosen) - 2))
         chosen[i], chosen[i + 1] = chosen[i + 1], chosen[i]
@@ -272,6 +260,25 @@ def categories(draw: Draw, spec: Spec) -> None:
         chosen.pop(draw(st.integers(0, len(chosen) - 1)))
         spec.used.add("a category left out")
     spec.categories = chosen
+
+
+def poker_categories(n: int, n_of_a_kind: bool = True, royal: bool = False) -> list[Category]:
+    """Poker's categories for hands of ``n`` cards in poker's order: n of a kind, a royal
+    flush, the straight flush, the shapes that beat a flush (four of a kind, a full house),
+    the flush, the straight, then the other shapes -- each one the brute force knows."""
+    shapes = [groups for groups in partitions(n) if len(groups) > 1]
+    by_shape = {groups: Category(shape_name(groups), shape(groups), ("shape", groups)) for groups in shapes}
+    chosen: list[Category] = []
+    if n_of_a_kind:
+        chosen.append(Category("n_of_a_kind", "X" * n, ("shape", (n,)), "{X:plural} all"))
+    if royal:
+        chosen.append(Category("royal_flush", "run & flush & top = A", ("royal",)))
+    chosen.append(Category("straight_flush", "run & flush", ("run_flush",), "{top}-high straight flush"))
+    above = [g for g in shapes if g[0] >= 4 or (g[0] == 3 and g[1] >= 2)]
+    chosen += [by_shape[g] for g in above]
+    chosen += [Category("flush", "flush", ("flush",)), Category("straight", "run", ("run",), "{top}-high straight")]
+    chosen += [by_shape[g] for g in shapes if g not in above]
+    return chosen
 
 
 def _subset_categories(spec: Spec) -> None:

@@ -68,3 +68,17 @@ def test_a_showdown_sees_suit_forms_in_every_subset() -> None:
     # by ranks alone A-K-Q-2-2 (a pair) beats A-K-Q-J-3 (high card): the four flush was never tried
     assert best_hand(four_flush, "Ah Kh", "Qh Jh 2s 2c 3d").category == "four_flush"
     assert showdown(four_flush, ["Ah Kh", "Ac Kc"], "Qh Jh 2s 2c 3d").winners == [0]  # not a tie of two pairs of twos
+
+
+def test_suits_compares_with_one(tmp_path: Path) -> None:
+    """``suits = 1`` (every card of one suit) was a syntax error: 1 read only as a count of wild cards."""
+    path = write(
+        tmp_path,
+        "name: found\nextends: badugi\ncategories:\n"
+        '  one_card_hand: {pattern: "X & suits = 1"}\n  suited_pair: {pattern: "X Y & suits <= 1"}\n'
+        "order: [one_card_hand, suited_pair, two_card_hand, three_card_hand, four_card_hand]\n",
+    )
+    assert [d.code for d in check_file(path) if d.severity == "error"] == []
+    rules = load(path)
+    assert rules.evaluate("Kh Qh").category == "suited_pair"
+    assert rules.evaluate("Kh Qd").category == "two_card_hand"

@@ -467,6 +467,54 @@ def check_diff(s: Subject) -> None:
         json.loads(out)
 
 
+def diff_examples(data: Any) -> Iterator[tuple[list[str], list[str], int, int]]:
+    """Every pair of hands ``diff --json`` shows: (first, second, outcome in a, outcome in b)."""
+    if isinstance(data, dict):
+        if "wins_in_a" in data and "compare_a" in data:
+            yield data["wins_in_a"]["cards"], data["wins_in_b"]["cards"], data["compare_a"], data["compare_b"]
+        elif "first" in data and "outcome_a" in data:
+            yield data["first"], data["second"], data["outcome_a"], data["outcome_b"]
+        for value in data.values():
+            yield from diff_examples(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from diff_examples(value)
+
+
+def check_diff_examples(s: Subject) -> None:
+    """diff's examples are real: two hands that can meet in one deal (no card shared), whose
+    outcomes under each ruleset are what ``compare`` says."""
+    code, out, err = run_cli(["diff", str(s.path), "standard", "--json", "--samples", "200"])
+    assert code in (0, 1), err
+    if code:
+        return
+    standard = load("standard")
+    for first, second, outcome_a, outcome_b in diff_examples(json.loads(out)):
+        shared = Counter(first) & Counter(second)
+        assert not shared, f"diff shows {' '.join(first)} against {' '.join(second)}: they share {dict(shared)}"
+        if len(first) == s.ruleset.hand_size == len(second) and s.ruleset.game is None:
+            assert generic_compare(s.ruleset, " ".join(first), " ".join(second)) == outcome_a, (first, second)
+            assert generic_compare(standard, " ".join(first), " ".join(second)) == outcome_b, (first, second)
+
+
+def check_lowball(s: Subject) -> None:
+    """stats' lowball breakdown names only lows that exist: a hand of distinct ranks tops at
+    the hand.size-th lowest rank or above."""
+    rs = s.ruleset
+    if rs.direction != "low" or rs.game is not None:
+        return
+    code, out, err = run_cli(["stats", str(s.path), "--json"])
+    assert code in (0, 1), err
+    lowball = json.loads(out).get("lowball") if code == 0 else None
+    if not lowball:
+        return
+    category = next(c for c in rs.categories if c.name == lowball["category"])
+    if category.pattern_text != " ".join("XYZWVU"[: rs.hand_size]):
+        return  # only a no-pair category says that every card is a different rank
+    for row in lowball["rows"]:
+        assert rs.rank_symbols.index(row["top"]) >= rs.hand_size - 1, f"stats lists a {row['label']}"
+
+
 def check_draw(s: Subject) -> None:
     """draw --discard: each final category's count is the engine's over every draw."""
     rs = s.ruleset
@@ -593,9 +641,12 @@ def accepted(spec: Spec, path: Path, seed: int, checks: Sequence[Callable[[Subje
         check(subject)
 
 
-def conform(spec: Spec, folder: Path, seed: int) -> str:
-    """Write the file, check it, and judge it as refused or accepted; says which."""
+def conform(spec: Spec, folder: Path, seed: int, text: str | None = None) -> str:
+    """Write the file (``text``, else the spec's own), check it, and judge it as refused or
+    accepted; says which."""
     path = write_files(spec, folder)
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
     errors = [d for d in check_file(path) if d.severity == "error"]
     if errors:
         refused(path, errors)

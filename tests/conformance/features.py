@@ -490,3 +490,43 @@ def rulesets(
     for feature in features:
         feature(draw, spec)
     return spec
+
+
+# --- breaking a file ----------------------------------------------------------------------------
+
+
+def _first_category(doc: dict[str, Any]) -> dict[str, Any]:
+    return next(iter(doc["categories"].values()))
+
+
+#: One mistake each, written into a generated document: every one is an error ``check``
+#: must report with a code (name -> the change, applied in place).
+MISTAKES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "pattern syntax": lambda doc: _first_category(doc).update(pattern=_first_category(doc)["pattern"] + " &"),
+    "unbound variable": lambda doc: _first_category(doc).update(
+        pattern=f"({_first_category(doc)['pattern']}) & U > {doc['deck']['ranks'][0]}"
+    ),
+    "order names nothing": lambda doc: doc["order"].append("no_such_category"),
+    # a category left out of order ranks nothing, but its pattern must still read
+    "pattern syntax outside order": lambda doc: doc["categories"].update(spare={"pattern": "XX YX Z"}),
+    "suit order short": lambda doc: doc["suits"].update(order=doc["suits"]["order"][:-1] or ["x"]),
+    "min above size": lambda doc: doc["hand"].update(min=doc["hand"]["size"] + 1),
+    "unknown key": lambda doc: doc.update(colour="red"),
+    "wrong type": lambda doc: doc["hand"].update(size="five"),
+    "template field": lambda doc: _first_category(doc).update(describe="{nothing}"),
+    "must use too many": lambda doc: doc.update(game={"hole": 2, "board": 3, "use_hole": 3}),
+    "qualifier names nothing": lambda doc: doc.update(qualifier="category >= no_such_category"),
+    "wild rank not in deck": lambda doc: doc.update(wild={"ranks": ["2" if "2" not in doc["deck"]["ranks"] else "A"]})
+    if doc["deck"]["ranks"][-1] != "A" or "2" not in doc["deck"]["ranks"]
+    else doc.update(colour="red"),
+}
+
+
+@st.composite
+def broken_rulesets(draw: Draw) -> tuple[Spec, str, str]:
+    """A generated ruleset with one mistake: (spec, the mistake's name, the file's text)."""
+    spec = draw(rulesets())
+    name = draw(st.sampled_from(sorted(MISTAKES)))
+    doc = spec.document()
+    MISTAKES[name](doc)
+    return spec, name, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)

@@ -289,6 +289,7 @@ def _not_by_suit_class(ruleset: Rules, source: str | None) -> list[Diagnostic]:
     if why is None:
         return []
     reading = [c for c in ruleset.categories if needs_suits(c.pattern)]
+    path: tuple[str, ...]
     if reading:
         what, path = f"{reading[0].name}: {reading[0].pattern_text}", ("categories", reading[0].name, "pattern")
     elif ruleset.best_subset:

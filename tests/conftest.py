@@ -38,9 +38,7 @@ __all__ = ["reference_data_dir", "reference_data", "table_cache"]
 def pytest_addoption(parser: pytest.Parser) -> None:
     """``--slow``: the generated-ruleset conformance suite runs thousands of examples, full
     decks included (``$POKERRULES_CONFORMANCE=slow`` does the same), instead of CI's bounded run."""
-    parser.addoption(
-        "--slow", action="store_true", default=False, help="run the conformance suite's long profile"
-    )
+    parser.addoption("--slow", action="store_true", default=False, help="run the conformance suite's long profile")
 
 
 def pytest_report_header(config: pytest.Config) -> str:

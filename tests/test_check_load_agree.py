@@ -100,7 +100,9 @@ def test_dead_jokers_do_not_hide_a_pattern_problem(tmp_path: Path) -> None:
 
 
 def test_a_deck_too_wide_for_the_tables_is_refused_by_load_as_by_check(tmp_path: Path) -> None:
-    path = write(tmp_path, "wide.yaml", "name: wide\nextends: standard\ndeck: {copies: 2, jokers: 2}\nhand: {size: 10, min: 5}\n")
+    path = write(
+        tmp_path, "wide.yaml", "name: wide\nextends: standard\ndeck: {copies: 2, jokers: 2}\nhand: {size: 10, min: 5}\n"
+    )
     (checked,) = errors_of(path)
     assert (checked.code, checked.line) == ("R104", 3)
     assert load_errors(path) == [checked]

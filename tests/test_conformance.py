@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from conformance.checks import Subject, accepted, check_diff_examples, check_lowball, conform, write_files
 from conformance.features import Spec, broken_rulesets, rulesets
-
-from evaluator.tools.check import check_file
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
+
+from evaluator.tools.check import check_file
 
 pytestmark = pytest.mark.usefixtures("table_cache")
 
@@ -40,7 +39,9 @@ def slow(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--slow")) or os.environ.get("POKERRULES_CONFORMANCE") == "slow"
 
 
-def run_profile(request: pytest.FixtureRequest, ci: int, long: int, test: Callable[..., None], *strategies: Any) -> None:
+def run_profile(
+    request: pytest.FixtureRequest, ci: int, long: int, test: Callable[..., None], *strategies: Any
+) -> None:
     """Run ``test`` under hypothesis with CI's or the slow profile's number of examples."""
     examples = long if slow(request) else ci
     wrapped = settings(

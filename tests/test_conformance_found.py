@@ -82,3 +82,65 @@ def test_suits_compares_with_one(tmp_path: Path) -> None:
     rules = load(path)
     assert rules.evaluate("Kh Qh").category == "suited_pair"
     assert rules.evaluate("Kh Qd").category == "two_card_hand"
+
+
+RAINBOW = """\
+name: found
+extends: standard
+deck: {jokers: 2}
+hand: {size: 4, min: 4}
+categories:
+  rainbow: {pattern: "X Y Z W & suits = 4"}
+  four: {pattern: "XXXX"}
+  three: {pattern: "XXX Y"}
+  pairs: {pattern: "XX YY"}
+  nothing: {pattern: "X Y Z W"}
+  one_pair: {pattern: "XX Y Z"}
+order: [rainbow, four, three, pairs, nothing, one_pair]
+"""
+
+
+def test_wild_cards_may_take_several_free_suits(tmp_path: Path) -> None:
+    """The engine let every wild card take only one of the suits no natural card holds, so two
+    jokers could never make a hand of four suits."""
+    rules = load(write(tmp_path, RAINBOW))
+    assert rules.evaluate("Ah 2d X X2").category == "rainbow"
+    assert rules.evaluate("Ah 3h X X2").category == "three"  # two hearts: four suits are out of reach
+
+
+def test_tables_stop_where_the_evaluator_fills_wild_cards(tmp_path: Path) -> None:
+    """With patterns that read suits inside the hand the evaluator fills wild cards with real
+    cards and refuses more of them than rank-filling rulesets allow; the tables were built up
+    to the rank-filling count and their build stopped with C105. Both now stop at one count."""
+    from evaluator.compiled.tables import tables_for
+    from evaluator.core.errors import CardError
+    from evaluator.engine.evaluate import engine_for
+    from evaluator.engine.showdown import compare
+
+    path = write(
+        tmp_path, "name: found\nextends: four-flush\ndeck: {ranks: [9, T, J, Q, K, A], jokers: 1}\nwild: {ranks: [9]}\n"
+    )
+    rules = load(path)
+    assert engine_for(rules).wild_limit == 4
+    tables_for(rules)
+    with pytest.raises(CardError, match="C105"):
+        engine_for(rules).evaluate(rules.cards("9s 9h 9d 9c X"))
+    with pytest.raises(CardError, match="C105"):
+        rules.rank(rules.encode("9s 9h 9d 9c X"))
+    hands = ["9s 9h 9d Ac X", "As Ks Qs Js 9d", "Ah Kh Qh Th Jc", "Td Tc 9h Kd X"]
+    for a in hands:
+        for b in hands:
+            assert (
+                rules.compare(a, b)
+                == compare(rules, a, b)
+                == (rules.rank(rules.encode(a)) > rules.rank(rules.encode(b)))
+                - (rules.rank(rules.encode(a)) < rules.rank(rules.encode(b)))
+            )
+
+
+def test_lowball_breakdown_of_a_deck_with_two_jokers(tmp_path: Path) -> None:
+    """stats read the second joker (X2) as a rank "X" when it named a low by its top card."""
+    from evaluator.cli.main import main
+
+    path = write(tmp_path, "name: found\nextends: ace-to-five\ndeck: {ranks: [9, T, J, Q, K, A], jokers: 2}\n")
+    assert main(["stats", str(path), "--json"]) == 0

@@ -157,6 +157,8 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         for k in range(low, size + 1):
             for held, _ in holdings(ruleset, k):
                 mask = engine.wild_mask(held)
+                if sum(mask) > engine.wild_limit:
+                    continue  # refused (C105) per call and in batch before any lookup
                 wilds = [card for card, is_wild in zip(held, mask, strict=False) if is_wild]
                 strength = _strength(
                     engine, [card for card, is_wild in zip(held, mask, strict=False) if not is_wild], wilds

@@ -161,9 +161,7 @@ class Brute:
         counts = Counter(rank for rank, _ in cards)
         first: str | None = None
         if self.spec.tiebreak == "highest_paired":
-            paired = sorted(
-                ((n, self.value[rank], rank) for rank, n in counts.items() if n >= 2), reverse=True
-            )
+            paired = sorted(((n, self.value[rank], rank) for rank, n in counts.items() if n >= 2), reverse=True)
             first = paired[0][2] if paired else None
         elif self.spec.tiebreak == "highest_unpaired":
             single = [rank for rank, n in counts.items() if n == 1]

@@ -119,7 +119,12 @@ class Spec:
         doc: dict[str, Any] = {
             "name": "generated",
             "extends": "standard",
-            "deck": {"ranks": list(self.ranks), "suits": list(self.suits), "jokers": self.jokers, "copies": self.copies},
+            "deck": {
+                "ranks": list(self.ranks),
+                "suits": list(self.suits),
+                "jokers": self.jokers,
+                "copies": self.copies,
+            },
             "ace": self.ace,
             "direction": self.direction,
             "hand": {"size": self.size, "min": self.min, "best_subset": self.best_subset},
@@ -516,9 +521,11 @@ MISTAKES: dict[str, Callable[[dict[str, Any]], None]] = {
     "template field": lambda doc: _first_category(doc).update(describe="{nothing}"),
     "must use too many": lambda doc: doc.update(game={"hole": 2, "board": 3, "use_hole": 3}),
     "qualifier names nothing": lambda doc: doc.update(qualifier="category >= no_such_category"),
-    "wild rank not in deck": lambda doc: doc.update(wild={"ranks": ["2" if "2" not in doc["deck"]["ranks"] else "A"]})
-    if doc["deck"]["ranks"][-1] != "A" or "2" not in doc["deck"]["ranks"]
-    else doc.update(colour="red"),
+    "wild rank not in deck": lambda doc: (
+        doc.update(wild={"ranks": ["2" if "2" not in doc["deck"]["ranks"] else "A"]})
+        if doc["deck"]["ranks"][-1] != "A" or "2" not in doc["deck"]["ranks"]
+        else doc.update(colour="red")
+    ),
 }
 
 

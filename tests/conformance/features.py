@@ -530,10 +530,10 @@ MISTAKES: dict[str, Callable[[dict[str, Any]], None]] = {
 
 
 @st.composite
-def broken_rulesets(draw: Draw) -> tuple[Spec, str, str]:
-    """A generated ruleset with one mistake: (spec, the mistake's name, the file's text)."""
+def broken_rulesets(draw: Draw, mistakes: Sequence[str] = tuple(sorted(MISTAKES))) -> tuple[Spec, str, str]:
+    """A generated ruleset with one of ``mistakes``: (spec, the mistake's name, the file's text)."""
     spec = draw(rulesets())
-    name = draw(st.sampled_from(sorted(MISTAKES)))
+    name = draw(st.sampled_from(list(mistakes)))
     doc = spec.document()
     MISTAKES[name](doc)
     return spec, name, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)

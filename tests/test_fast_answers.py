@@ -24,6 +24,7 @@ from evaluator.core.resources import catalogue_names
 from evaluator.engine.cardread import read_cards, read_cards_slowly
 from evaluator.engine.showdown import compare
 from evaluator.engine.showdown import showdown as engine_showdown
+from evaluator.rules.build import load_rules
 from evaluator.rules.cards import Card
 from evaluator.ruleset import Ruleset
 from evaluator.tools.check import check_paths
@@ -130,12 +131,15 @@ def test_every_deck_and_hand_size_fits_the_tables_or_check_refuses_it(tmp_path: 
         for copies in range(1, 9):
             for jokers in range(3):
                 name = f"r{size}-{copies}-{jokers}"
-                rs = load(write(tmp_path, name, RULE.format(name=name, copies=copies, jokers=jokers, size=size)))
+                path = write(tmp_path, name, RULE.format(name=name, copies=copies, jokers=jokers, size=size))
+                rs = load_rules(path, kind=Ruleset)  # built as the tables see it; load refuses R104 too
                 try:
                     card_model(rs)
                 except RulesetError as problem:  # never a bare ValueError
                     assert problem.code == "R104"
                     refused.append((size, copies, jokers))
+                    with pytest.raises(RulesetError, match="R104"):
+                        load(path)
     assert (10, 8, 0) in refused and (5, 1, 0) not in refused
     size, copies, jokers = refused[0]
     diagnostics, _ = check_paths([str(tmp_path / f"r{size}-{copies}-{jokers}.yaml")])

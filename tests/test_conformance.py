@@ -22,17 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance.checks import Subject, accepted, check_diff_examples, check_lowball, conform, write_files
+from conformance.checks import accepted, conform
+from conformance.commands import check_diff_examples, check_lowball
 from conformance.features import MISTAKES, Spec, broken_rulesets, rulesets
+from conformance.subject import Subject, write_files
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from evaluator.tools.check import check_file
 
 pytestmark = pytest.mark.usefixtures("table_cache")
-
-#: examples per test: (CI, --slow)
-PROFILES = {"ci": 1, "slow": 1}
 
 
 def slow(request: pytest.FixtureRequest) -> bool:

@@ -19,20 +19,16 @@ from pathlib import Path
 
 import pytest
 from conformance.checks import (
-    Subject,
     check_brute_force,
-    check_cli_eval,
-    check_cli_showdown,
     check_compare,
-    check_draw,
     check_evaluate,
     check_rank,
     check_showdown,
     check_showdown_many,
-    run_cli,
-    write_files,
 )
+from conformance.commands import check_cli_eval, check_cli_showdown, check_draw
 from conformance.features import Spec, poker_categories
+from conformance.subject import Subject, run_cli, write_files
 
 from evaluator.core.resources import catalogue_path
 from evaluator.ruleset import load

@@ -272,6 +272,49 @@ def test_pay_table_problems(tmp_path: Path, text: str, code: str, line: int) -> 
     assert found and found[0].code == code and found[0].line == line, found
 
 
+@pytest.mark.parametrize("value", [".nan", ".inf", "1.0e+308", "1.5e+7", "1000001"])
+@pytest.mark.parametrize("where", ["pays", "max_bet"])
+def test_non_finite_and_absurd_pays_are_refused_with_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, where: str
+) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    head = "paytable: x\nruleset: jacks-or-better-video\n"
+    if where == "pays":
+        path.write_text(f"{head}pays:\n  royal_flush: 250\n  flush: {value}\n")
+        line, col = 5, 10
+    else:
+        path.write_text(f"{head}pays: {{flush: 6}}\nmax_bet:\n  coins: 5\n  pays: {{royal_flush: {value}}}\n")
+        line, col = 6, 23
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D115", line, col), found
+    assert "a finite number of at most 1,000,000 coins" in found.message
+    code, out, err = run(capsys, "draw", "jacks-or-better-video", "--paytable", str(path))
+    assert code == 1 and out == "" and f"{path}:{line}:{col}: error D115: " in err and "%" not in err
+
+
+def test_a_million_coins_is_the_most_a_pay_may_be(tmp_path: Path) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text("paytable: x\nruleset: jacks-or-better-video\npays: {royal_flush: 1000000, flush: 6}\n")
+    assert check_file(path) == []
+    assert load_paytable(str(path)).pays["royal_flush"] == 1_000_000
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-1", "1500"])
+def test_absurd_published_returns_are_refused(tmp_path: Path, value: str) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text(
+        f"paytable: x\nruleset: jacks-or-better-video\npays: {{flush: 6}}\npublished: {{return: {value}, source: s}}\n"
+    )
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D116", 4, 21)
+
+
 def test_pay_table_loading_errors() -> None:
     with pytest.raises(PokerRulesError) as problem:
         load_paytable("jacks-or-better-9-7")

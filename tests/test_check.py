@@ -334,7 +334,9 @@ def test_enumeration_limit_is_fast(tmp_path: Path) -> None:
     assert time.perf_counter() - started < 2.0
     # ten-card hands: neither enumerated nor built (the tables would take a minute)
     assert [(d.code, d.line, d.col) for d in found] == [("R130", 1, 14)]
-    seven = 'hand: {size: 7}\ncategories:\n  h: {pattern: "flush & suit = h"}\n  any: {pattern: "not (flush & suit = h)"}\n'
+    seven = (
+        'hand: {size: 7}\ncategories:\n  h: {pattern: "flush & suit = h"}\n  any: {pattern: "not (flush & suit = h)"}\n'
+    )
     started = time.perf_counter()
     found = check_file(write(tmp_path, "seven.yaml", seven + "order: [h, any]\n"))
     assert time.perf_counter() - started < 2.0

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from evaluator.cli.main import main
-from evaluator.core.resources import grammar_dir
+from evaluator.core.resources import grammar_dir, rulesets_dir
 from evaluator.rules.confine import PATH_KEYS
 
 SCHEMAS = ("ruleset.schema.json", "paytable.schema.json")
@@ -242,7 +242,7 @@ def test_each_path_key_is_confined_in_check_and_in_use(
 def test_a_path_key_inside_the_tree_still_works(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     (rules / "parents").mkdir(parents=True)
-    base = Path(__file__).resolve().parents[1] / "rulesets"
+    base = rulesets_dir()
     (rules / "parents" / "base.yaml").write_text((base / "standard.yaml").read_text(encoding="utf-8"))
     for key, (write, _, _) in WRITERS.items():
         value = "parents/base.yaml" if key[0] == "ruleset.schema.json" else "parents/jacks.yaml"

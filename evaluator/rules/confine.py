@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core import resources
 from ..core.codes import CODES
 from ..core.errors import Diagnostic, LoadError, PokerRulesError, error
 from .yaml_read import Position, read_file
@@ -69,7 +70,8 @@ RULESET_KEYS = frozenset(
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 #: Every key of every file kind that names another file: (schema file, key path;
-#: ``[]`` is each item of a list). Each is confined by :func:`ruleset_reference`
+#: ``[]`` is each item of a list). ``extends:`` is followed by :mod:`evaluator.rules.load`
+#: through :func:`check_reference`, the others through :func:`ruleset_reference`
 #: (``tests/test_hostile_paths.py`` walks the schemas and fails on a key not listed).
 PATH_KEYS = (
     ("ruleset.schema.json", "extends"),
@@ -276,8 +278,6 @@ def ruleset_reference(value: str, where: Position, roots: Sequence[str], what: s
         LoadError: ``Y126``/``Y127`` a reference no file can have, ``Y120`` one
             that leads outside, ``Y123`` a missing file, ``Y121`` not a ruleset.
     """
-    from ..core import resources
-
     position = (where.source, where.line, where.col)
     check_reference_text(value, position, what)
     if is_catalogue_name(value):

@@ -1,23 +1,33 @@
-"""Text from strangers, made safe to print: no control, escape or bidi characters.
+"""Text from strangers, made safe to print: no control, escape or bidi characters, no workflow command.
 
 Rule files, hands and file names come from people the user may not trust, and
 what pokerrules prints goes to terminals and CI logs. A raw ESC starts a
 terminal escape sequence (``\\x1b[2K`` erases a line, OSC sequences set titles
-and links), a bidi control (U+202E) reorders what a reviewer reads, and a line
-that starts with ``::`` is a GitHub workflow command. So every string that
-came from a file or a hand goes through :func:`visible` (text output),
-:func:`json_text` (JSON output) or :func:`github_data` / :func:`github_property`
-(``--format github``) before it is printed.
+and links), a bidi control (U+202E) reorders what a reviewer reads, and the
+GitHub Actions runner acts on workflow commands in any line a step prints:
+``##[command]`` anywhere in a line, and ``::command::`` at the start of a line
+once leading white space is trimmed (a lone CR ends a line for it, as LF
+does). So every string that came from a file or a hand goes through
+:func:`visible` (text output), :func:`json_dumps` (JSON output) or
+:func:`github_data` / :func:`github_property` (``--format github``) before it
+is printed, and :class:`GuardedOutput` around stdout and stderr catches what a
+command forgot.
 
 Escaped are: C0 controls (including newline and tab: a field never spans
 lines), DEL, C1 controls, the bidi controls U+061C, U+200E, U+200F,
 U+202A-U+202E and U+2066-U+2069, the line and paragraph separators U+2028 and
 U+2029, and lone surrogates (the bytes of a file name that is not UTF-8, read
-with ``surrogateescape``, shown as the byte they stand for).
+with ``surrogateescape``, shown as the byte they stand for). Workflow
+commands are neutralised by :func:`neutral`, in every form of output
+(JSON strings included, so that a consumer printing a decoded value runs
+nothing either): the ``[`` of ``##[`` is written ``\\x5b``, and the second
+``:`` of a ``::`` that starts a line (after any line break and white space)
+``\\x3a``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -28,6 +38,34 @@ _UNSAFE_IN_OUTPUT = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029
 _JSON_UNSAFE = re.compile(f"[\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
 
 
+#: Every character that may end a line: for the runner (CR, LF), for Python and for Unicode.
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# What may come before a command on its line: white space (as .NET's TrimStart and Python's
+# str.strip take it) and the invisible characters some tools also drop.
+_LEADING = "\\s\u180e\u200b\u2060\ufeff"
+# ``##[`` anywhere: its ``[`` is escaped.
+_OLD_COMMAND = re.compile(r"(?<=##)\[")
+# ``::`` first on a line after white space: its second ``:`` is escaped.
+_COMMAND = re.compile(f"(?:\\A|(?<=[{LINE_BREAKS}]))([{_LEADING}]*:):")
+
+
+def neutral(text: str) -> str:
+    """``text`` with every GitHub workflow command made inert, readably and on every line.
+
+    The ``[`` of ``##[`` becomes ``\\x5b``; a ``::`` at the start of the text
+    or after any line break (white space before it or not) gets its second
+    ``:`` written ``\\x3a``. Nothing else changes: a ``::`` inside a line is
+    no command.
+
+    >>> neutral("ok ##[add-mask]x")
+    'ok ##\\\\x5badd-mask]x'
+    >>> neutral("a::b\\r  ::error::c")
+    'a::b\\r  :\\\\x3aerror::c'
+    """
+    text = _OLD_COMMAND.sub(r"\\x5b", text)
+    return _COMMAND.sub(lambda match: match.group(1) + "\\x3a", text)
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
@@ -36,35 +74,59 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def visible(text: object) -> str:
-    """``text`` with every control, escape and bidi character written as ``\\xNN`` or ``\\uNNNN``.
+    """``text`` :func:`neutral`, with every control, escape and bidi character written as ``\\xNN`` or ``\\uNNNN``.
 
     >>> visible("\\x1b[2K ok")
     '\\\\x1b[2K ok'
     >>> visible("a\\n::error::b")
-    'a\\\\x0a::error::b'
-    >>> visible("abc\\u202edef")
-    'abc\\\\u202edef'
+    'a\\\\x0a:\\\\x3aerror::b'
+    >>> visible("abc\\u202edef ##[add-mask]")
+    'abc\\\\u202edef ##\\\\x5badd-mask]'
     """
-    return _UNSAFE.sub(_escape, str(text))
+    return _UNSAFE.sub(_escape, neutral(str(text)))
 
 
 def visible_lines(text: str) -> str:
     """Like :func:`visible`, but keeps newlines and tabs (for text made of several safe lines)."""
-    return _UNSAFE_IN_OUTPUT.sub(_escape, text)
+    return _UNSAFE_IN_OUTPUT.sub(_escape, neutral(text))
 
 
 def shown_path(path: object) -> str:
     """A file name as it may be printed at the start of a line.
 
-    Escaped like :func:`visible`; a relative name that starts with ``:`` gets
-    ``./`` in front, so that no line of text output can start with ``::``
-    (a GitHub workflow command).
+    Escaped like :func:`visible`; a relative name that starts with ``:``
+    (after white space) gets ``./`` in front, so that no line of text output
+    can start with ``::`` (a GitHub workflow command), not even ``:`` and the
+    ``:line:col`` after it.
 
     >>> shown_path("::error::x.yaml")
     './::error::x.yaml'
     """
-    text = visible(path)
-    return "./" + text if text.startswith(":") else text
+    text = str(path)
+    return visible("./" + text if re.match(f"[{_LEADING}]*:", text) else text)
+
+
+def json_dumps(data: object, indent: int | None = None) -> str:
+    """``data`` as JSON text whose strings (keys too) are :func:`neutral`, escaped by :func:`json_text`.
+
+    Every JSON document pokerrules prints is made here: the text is valid
+    JSON, holds no workflow command, and neither does any string decoded from
+    it. Other characters keep their value (an escape means the same character).
+
+    >>> json_dumps({"describe": "pair ##[add-mask]x"})
+    '{"describe": "pair ##\\\\\\\\x5badd-mask]x"}'
+    """
+    return json_text(json.dumps(_neutral_values(data), ensure_ascii=False, indent=indent))
+
+
+def _neutral_values(data: object) -> object:
+    if isinstance(data, str):
+        return neutral(data)
+    if isinstance(data, dict):
+        return {neutral(key) if isinstance(key, str) else key: _neutral_values(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_neutral_values(item) for item in data]
+    return data
 
 
 def json_text(text: str) -> str:
@@ -110,22 +172,29 @@ def github_property(text: object) -> str:
 # What the output guard escapes: everything visible() does except newline and tab.
 _GUARDED = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
 _GUARDED_KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff]")
+# The annotations ``check --format github`` prints on purpose, at the very start of a line.
+_ANNOTATION = re.compile("(?:error|warning|notice) ")
+# A line so far that a command could still start on: white space, perhaps with its first ``:``.
+_OPEN_LINE = re.compile(f"[{_LEADING}]*(:?)")
 
 
 class GuardedOutput:
-    """A text stream that never lets a control, escape or bidi character through.
+    """A text stream that never lets a control, escape or bidi character, nor a workflow command, through.
 
     The last line of defence around ``sys.stdout`` and ``sys.stderr`` in the
     command line, behind the escaping of each field: characters that slipped
     through are written as ``\\uNNNN`` (which also reads correctly inside a
-    JSON string), and unless ``workflow_commands`` is set (``check --format
-    github``) a line never starts with ``::``.
+    JSON string), the ``[`` of ``##[`` as ``\\u005b``, and the second ``:``
+    of a ``::`` that starts a line as ``\\u003a``, also when the pieces come
+    in separate writes. With ``workflow_commands`` (``check --format github``)
+    the annotations ``::error``, ``::warning`` and ``::notice`` at the very
+    start of a line pass.
 
     >>> import io
     >>> buffer = io.StringIO()
-    >>> _ = GuardedOutput(buffer).write("ok\\n::error::x \\x1b[2K\\n")
+    >>> _ = GuardedOutput(buffer).write("ok\\n  ::error::x \\x1b[2K ##[add-mask]\\n")
     >>> buffer.getvalue()
-    'ok\\n\\\\u003a:error::x \\\\u001b[2K\\n'
+    'ok\\n  :\\\\u003aerror::x \\\\u001b[2K ##\\\\u005badd-mask]\\n'
     """
 
     def __init__(self, stream: object, workflow_commands: bool = False, carriage_returns: bool = False) -> None:
@@ -133,19 +202,36 @@ class GuardedOutput:
         self.workflow_commands = workflow_commands
         # stderr keeps CR for progress bars drawn on a terminal; text from files never holds one (visible())
         self.unsafe = _GUARDED_KEEP_CR if carriage_returns else _GUARDED
-        self.at_line_start = True
+        # What the current line holds so far, as far as a command could still form: "" or ":" when it
+        # is white space (and one colon), else a character that is not and the last two written.
+        self.line = ""
 
     def write(self, text: str) -> int:
         """Write ``text`` made safe; returns the length of ``text`` (as streams do)."""
         safe = self.unsafe.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-        if not self.workflow_commands:
-            if self.at_line_start and safe.startswith(":"):
-                safe = "\\u003a" + safe[1:]
-            safe = safe.replace("\n:", "\n\\u003a")
-        if safe:
-            self.at_line_start = safe.endswith("\n")
+        # the line so far goes in front, so that a command split over two writes is seen whole;
+        # every escape falls on the new text (the last character of a command)
+        before = "\n" + self.line
+        joined = _OLD_COMMAND.sub(r"\\u005b", before + safe)
+        joined = _COMMAND.sub(self._neutral_start, joined)
+        safe = joined[len(before) :]
+        self.line = self._open_line(self.line + safe)
         self.stream.write(safe)  # type: ignore[attr-defined]
         return len(text)
+
+    def _neutral_start(self, match: re.Match[str]) -> str:
+        lead = match.group(1)  # white space (line breaks too) and the first colon
+        at_line_start = len(lead) == 1 or lead[-2] in LINE_BREAKS
+        if self.workflow_commands and at_line_start and _ANNOTATION.match(match.string, match.end()):
+            return match.group()
+        return match.group(1) + "\\u003a"
+
+    @staticmethod
+    def _open_line(written: str) -> str:
+        last = max(written.rfind(brk) for brk in LINE_BREAKS)
+        line = written[last + 1 :]
+        start = _OPEN_LINE.fullmatch(line)
+        return start.group(1) if start else "x" + line[-2:]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.stream, name)

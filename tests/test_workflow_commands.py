@@ -131,6 +131,8 @@ COMMANDS: list[tuple[str, list[str], bool]] = [
     ("check-json", ["check", "--format", "json", "{folder}"], False),
     ("check-github", ["check", "--format", "github", "{folder}"], False),
     ("check-missing-path", ["check", "{folder}/" + STEM + "-missing.yaml"], True),
+    ("usage-error", ["check", "--format", HOSTILE, "{rule}"], True),
+    ("usage-error-command", [STEM], True),
     ("eval", ["eval", "{rule}", HANDS[0]], True),
     ("eval-stream", ["eval", "{rule}", *HANDS], True),
     ("eval-bad-hand", ["eval", "{rule}", "9s ##[add-mask]x" + STEM], True),
@@ -219,7 +221,7 @@ def test_no_command_reaches_the_runner(hostile: dict[str, str], name: str, argv:
     command = [part.format(**hostile) for part in argv]
     command = [*command, "--json"] if as_json else command
     code, out, err = run_cli(command)
-    assert code in (0, 1), (code, err)
+    assert code in ((2,) if name.startswith("usage") else (0, 1)), (code, err)
     assert out or err
     if name in WITH_PROGRESS:  # the hostile file stem is in the progress on stderr
         assert "stem.py::stem ##" in err, err
@@ -288,3 +290,24 @@ def test_the_guard_neutralises_commands_split_across_writes(workflow: bool) -> N
     buffer = io.StringIO()
     safe_text.GuardedOutput(buffer, workflow_commands=workflow).write("::error file=a,line=1,col=1,title=R101::m\n")
     assert (buffer.getvalue() == "::error file=a,line=1,col=1,title=R101::m\n") is workflow
+    # only at the very start of a line, and not pieced together from white space and a colon
+    buffer = io.StringIO()
+    guard = safe_text.GuardedOutput(buffer, workflow_commands=workflow)
+    for piece in ("  :", ":error x\n", " ::warning y\n", "\t", "::notice z\n"):
+        guard.write(piece)
+    assert runner_acts_on(buffer.getvalue()) == []
+
+
+def test_guards_sharing_a_line_see_commands_across_the_two_streams() -> None:
+    # stdout and stderr read as one stream (2>&1): a line break on one starts a line for the other
+    merged = io.StringIO()
+    both = safe_text.SharedLine()
+    out = safe_text.GuardedOutput(merged, shared=both)
+    err = safe_text.GuardedOutput(merged, carriage_returns=True, shared=both)
+    out.write("result #")
+    err.write("#[add-mask]x")
+    err.write("\r")
+    out.write(" :")
+    err.write(":error::y\n")
+    assert runner_acts_on(merged.getvalue()) == []
+    assert merged.getvalue() == "result ##\\u005badd-mask]x\r :\\u003aerror::y\n"

@@ -83,7 +83,7 @@ def render_error(problem: PokerRulesError, as_json: bool) -> str:
 
 def render_usage(problem: UsageError, as_json: bool) -> str:
     """A usage problem for stderr (the caller exits 2)."""
-    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{problem}\n"
+    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{visible(problem)}\n"
 
 
 def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str:

@@ -27,6 +27,7 @@ nothing either): the ``[`` of ``##[`` is written ``\\x5b``, and the second
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -43,10 +44,10 @@ LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 # What may come before a command on its line: white space (as .NET's TrimStart and Python's
 # str.strip take it) and the invisible characters some tools also drop.
 _LEADING = "\\s\u180e\u200b\u2060\ufeff"
-# ``##[`` anywhere: its ``[`` is escaped.
-_OLD_COMMAND = re.compile(r"(?<=##)\[")
-# ``::`` first on a line after white space: its second ``:`` is escaped.
-_COMMAND = re.compile(f"(?:\\A|(?<=[{LINE_BREAKS}]))([{_LEADING}]*:):")
+# ``::`` first on a line after white space: its second ``:`` is escaped. (The white space
+# stops at a line break, so that a run of blank lines is read once, not once per line.)
+_SPACE = f"(?:[^\\S{LINE_BREAKS}]|[\u180e\u200b\u2060\ufeff])"
+_COMMAND = re.compile(f"(?:\\A|(?<=[{LINE_BREAKS}]))({_SPACE}*:):")
 
 
 def neutral(text: str) -> str:
@@ -62,8 +63,8 @@ def neutral(text: str) -> str:
     >>> neutral("a::b\\r  ::error::c")
     'a::b\\r  :\\\\x3aerror::c'
     """
-    text = _OLD_COMMAND.sub(r"\\x5b", text)
-    return _COMMAND.sub(lambda match: match.group(1) + "\\x3a", text)
+    text = text.replace("##[", "##\\x5b")
+    return _COMMAND.sub(lambda match: match.group(1) + "\\x3a", text) if "::" in text else text
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -175,7 +176,24 @@ _GUARDED_KEEP_CR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}\u202
 # The annotations ``check --format github`` prints on purpose, at the very start of a line.
 _ANNOTATION = re.compile("(?:error|warning|notice) ")
 # A line so far that a command could still start on: white space, perhaps with its first ``:``.
-_OPEN_LINE = re.compile(f"[{_LEADING}]*(:?)")
+_OPEN_LINE = re.compile(f"([{_LEADING}]*)(:?)")
+# A ``::`` after LF or CR (the only line breaks a guard lets through) and white space.
+_GUARDED_COMMAND = re.compile(f"[\\n\\r]({_SPACE}*:):")
+
+
+class SharedLine:
+    """The line of the place where two guarded streams both write, as when stderr goes to stdout (``2>&1``).
+
+    pre-commit and many CI steps read a command's stdout and stderr as one
+    stream, so a command can also form across the two: ``abc`` on stdout, a
+    newline on stderr, ``::error`` on stdout. Guards that share this line
+    escape what would be a command in either stream alone or in the two
+    together, and flush each other before they write so that the order holds.
+    """
+
+    def __init__(self) -> None:
+        self.line = ""
+        self.streams: list[GuardedOutput] = []
 
 
 class GuardedOutput:
@@ -186,9 +204,10 @@ class GuardedOutput:
     through are written as ``\\uNNNN`` (which also reads correctly inside a
     JSON string), the ``[`` of ``##[`` as ``\\u005b``, and the second ``:``
     of a ``::`` that starts a line as ``\\u003a``, also when the pieces come
-    in separate writes. With ``workflow_commands`` (``check --format github``)
-    the annotations ``::error``, ``::warning`` and ``::notice`` at the very
-    start of a line pass.
+    in separate writes (or, with a :class:`SharedLine`, on the other stream).
+    With ``workflow_commands`` (``check --format github``) the annotations
+    ``::error``, ``::warning`` and ``::notice`` at the very start of a line
+    pass.
 
     >>> import io
     >>> buffer = io.StringIO()
@@ -197,41 +216,93 @@ class GuardedOutput:
     'ok\\n  :\\\\u003aerror::x \\\\u001b[2K ##\\\\u005badd-mask]\\n'
     """
 
-    def __init__(self, stream: object, workflow_commands: bool = False, carriage_returns: bool = False) -> None:
+    def __init__(
+        self,
+        stream: object,
+        workflow_commands: bool = False,
+        carriage_returns: bool = False,
+        shared: SharedLine | None = None,
+    ) -> None:
         self.stream = stream
         self.workflow_commands = workflow_commands
         # stderr keeps CR for progress bars drawn on a terminal; text from files never holds one (visible())
         self.unsafe = _GUARDED_KEEP_CR if carriage_returns else _GUARDED
-        # What the current line holds so far, as far as a command could still form: "" or ":" when it
-        # is white space (and one colon), else a character that is not and the last two written.
+        # What the current line holds so far, as far as a command could still form: when it is white
+        # space and perhaps a colon, one space if there is any and the colon ("", " ", ":", " :");
+        # else "x" and the last two characters written.
         self.line = ""
+        self.shared = shared
+        self.unflushed = False  # written to since the other stream of a SharedLine last flushed it
+        if shared is not None:
+            shared.streams.append(self)
 
     def write(self, text: str) -> int:
         """Write ``text`` made safe; returns the length of ``text`` (as streams do)."""
         safe = self.unsafe.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-        # the line so far goes in front, so that a command split over two writes is seen whole;
-        # every escape falls on the new text (the last character of a command)
-        before = "\n" + self.line
-        joined = _OLD_COMMAND.sub(r"\\u005b", before + safe)
-        joined = _COMMAND.sub(self._neutral_start, joined)
-        safe = joined[len(before) :]
-        self.line = self._open_line(self.line + safe)
+        marks = self._command_marks(self.line, safe)
+        if self.shared is not None:
+            self._flush_the_others()
+            if self.shared.line != self.line:
+                marks |= self._command_marks(self.shared.line, safe)
+            self.unflushed = True
+        if marks:
+            safe = "".join(f"\\u{ord(char):04x}" if at in marks else char for at, char in enumerate(safe))
+        self.line = _open_line(self.line, safe)
+        if self.shared is not None:
+            self.shared.line = _open_line(self.shared.line, safe)
         self.stream.write(safe)  # type: ignore[attr-defined]
         return len(text)
 
-    def _neutral_start(self, match: re.Match[str]) -> str:
-        lead = match.group(1)  # white space (line breaks too) and the first colon
-        at_line_start = len(lead) == 1 or lead[-2] in LINE_BREAKS
-        if self.workflow_commands and at_line_start and _ANNOTATION.match(match.string, match.end()):
-            return match.group()
-        return match.group(1) + "\\u003a"
+    def _command_marks(self, line: str, text: str) -> set[int]:
+        """Where in ``text`` a command written after ``line`` ends: the characters to escape."""
+        if ":" not in text and "[" not in text:  # the last character of every command
+            return set()
+        # the line so far goes in front, so that a command split over two writes is seen whole;
+        # the last character of a command is always in the new text
+        joined = "\n" + line + text
+        skip = len(joined) - len(text)
+        marks: set[int] = set()
+        if "##[" in joined:
+            marks.update(at + 2 - skip for at in _find_all(joined, "##[") if at + 2 >= skip)
+        if "::" not in joined:
+            return marks
+        for match in _GUARDED_COMMAND.finditer(joined):
+            if match.end() - 1 < skip:
+                continue
+            at_line_start = match.group(1) == ":"  # no white space before it
+            if not (self.workflow_commands and at_line_start and _ANNOTATION.match(joined, match.end())):
+                marks.add(match.end() - 1 - skip)
+        return marks
 
-    @staticmethod
-    def _open_line(written: str) -> str:
-        last = max(written.rfind(brk) for brk in LINE_BREAKS)
-        line = written[last + 1 :]
-        start = _OPEN_LINE.fullmatch(line)
-        return start.group(1) if start else "x" + line[-2:]
+    def _flush_the_others(self) -> None:
+        assert self.shared is not None
+        for other in self.shared.streams:
+            if other is not self and other.unflushed:
+                other.unflushed = False
+                # a stream closed or gone has nothing to keep in order
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    other.stream.flush()  # type: ignore[attr-defined]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.stream, name)
+
+
+def _find_all(text: str, part: str) -> list[int]:
+    """Where ``part`` starts in ``text``, overlapping occurrences too."""
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
+
+
+def _open_line(line: str, written: str) -> str:
+    """The state of the current line (see ``GuardedOutput.line``) once ``written`` follows ``line``."""
+    if written.endswith(("\n", "\r")):  # LF and CR are the only line breaks a guard lets through
+        return ""
+    written = line + written
+    line = written[max(written.rfind("\n"), written.rfind("\r")) + 1 :]
+    start = _OPEN_LINE.fullmatch(line)
+    if start is None:
+        return "x" + line[-2:]
+    return (" " if start.group(1) else "") + start.group(2)

@@ -6,7 +6,8 @@ acts on two forms: ``##[command]data`` anywhere in a line (``##[add-mask]``,
 line once leading white space is trimmed. A lone CR ends a line for the
 runner as LF does. :func:`runner_acts_on` writes that rule down; every test
 here runs a command on hostile rule files (titles, descriptions, sources,
-notes, half names, pay-table titles and a file stem, each holding all three)
+notes, half names, pay-table titles and a file stem, each holding all three;
+category and pay-table names cannot, as the schema allows ``[a-z][a-z0-9_]*``)
 and asserts that no line of stdout or stderr is one the runner acts on. For
 JSON output the decoded strings are checked too: a consumer that prints a
 value must not run a command either. ``check --format github`` is the one

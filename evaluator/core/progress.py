@@ -36,7 +36,7 @@ class Progress:
     """
 
     def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0, every: float = 5.0) -> None:
-        self.label = label
+        self.label = visible(label)  # it may name a file or a ruleset
         self.stream = sys.stderr if stream is None else stream
         self.delay = delay
         self.every = every
@@ -105,7 +105,7 @@ class Bar:
     def __init__(
         self, label: str, stream: TextIO | None = None, delay: float = 1.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.label = label
+        self.label = visible(label)  # it may name a file or a ruleset
         self.stream = stream or sys.stderr
         self.tty = _is_terminal(self.stream)
         self.clock = clock

@@ -25,6 +25,7 @@ from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
 from evaluator.odds.chart import chart
+from evaluator.odds.chart_run import CHUNK_SAMPLES, MAX_TASKS, TASK_SAMPLES, Chunk, group_chunks
 from evaluator.odds.cluster import MAX_SEED, MAX_WORK, fold_chunks
 from evaluator.odds.deals import (
     combination_blocks,
@@ -170,6 +171,20 @@ def test_chunks_are_made_as_they_are_folded() -> None:
 
     fold_chunks(lambda spec, task: task * 2, None, chunks(), lambda task, result: folded.append(result), None)  # type: ignore[arg-type]
     assert folded == [2 * i for i in range(50)]
+
+
+def test_a_huge_chart_is_cut_into_a_bounded_number_of_tasks() -> None:
+    """Dask keeps a little state per task run: past MAX_TASKS tasks the tasks grow instead."""
+    count = 169 * 200_000_000 // CHUNK_SAMPLES  # chart holdem --samples 200000000: 3.38 million chunks
+    task_samples = max(TASK_SAMPLES, CHUNK_SAMPLES * count // MAX_TASKS + 1)
+    chunks = (Chunk(0, 0, i, "AA", 1, "", "", CHUNK_SAMPLES, 1) for i in range(count))
+    groups = 0
+    for group in group_chunks(chunks, task_samples):
+        groups += 1
+        assert sum(chunk.samples for chunk in group) <= task_samples
+    assert groups <= MAX_TASKS
+    small = [Chunk(0, 0, i, "AA", 1, "", "", 3_000, 1) for i in range(100)]
+    assert [c for group in group_chunks(small, 10_000) for c in group] == small  # the order is kept
 
 
 @pytest.mark.parametrize("seed", ["-1", str(MAX_SEED + 1), str(2**200)])

@@ -34,6 +34,8 @@ DEFAULT_CHART_SAMPLES = 20_000
 CHUNK_SAMPLES = 10_000
 #: Deals per task shipped to a worker (consecutive chunks grouped): a task is then about a tenth of a second.
 TASK_SAMPLES = 100_000
+#: Tasks per chart at most (bigger tasks past it): a Dask client keeps about half a kilobyte per task run.
+MAX_TASKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -261,8 +263,8 @@ def run_group(spec: RulesetSpec, group: tuple[Chunk, ...]) -> list[tuple[float, 
     return [run_chunk(spec, chunk) for chunk in group]
 
 
-def group_chunks(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, ...]]:
-    """Consecutive chunks in tasks of about ``TASK_SAMPLES`` deals (an exact chunk is a task of its own),
+def group_chunks(chunks: Iterable[Chunk], task_samples: int = TASK_SAMPLES) -> Iterator[tuple[Chunk, ...]]:
+    """Consecutive chunks in tasks of about ``task_samples`` deals (an exact chunk is a task of its own),
     made as they are needed.
 
     Each chunk keeps its own stream, so the grouping does not change the answer.
@@ -270,7 +272,7 @@ def group_chunks(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, ...]]:
     current: list[Chunk] = []
     size = 0
     for chunk in chunks:
-        if current and (chunk.samples == 0 or size + chunk.samples > TASK_SAMPLES):
+        if current and (chunk.samples == 0 or size + chunk.samples > task_samples):
             yield tuple(current)
             current, size = [], 0
         current.append(chunk)
@@ -404,10 +406,11 @@ def settle_chart(
         for chunk, part in zip(group, parts, strict=True):
             sums[chunk.position].add(part)
 
+    task_samples = max(TASK_SAMPLES, int(work // MAX_TASKS) + 1)  # a huge chart: fewer, bigger tasks
     fold_chunks(
         run_group,
         spec,
-        group_chunks(chunks),
+        group_chunks(chunks, task_samples),
         fold,
         client,
         progress,

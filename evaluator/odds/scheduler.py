@@ -144,20 +144,26 @@ def _unreachable(address: SchedulerAddress, why: str, hint: str | None = None) -
     return error(WorkError, "O120", f"no Dask scheduler at {address}: {why}", "<scheduler>", hint=hint)
 
 
+def _silent(address: SchedulerAddress, timeout: float) -> PokerRulesError:
+    hint = f"a far cluster may need longer: --connect-timeout or ${TIMEOUT_ENV}"
+    if address.scheme == "tcp":
+        hint = "a scheduler that uses TLS waits for the client to speak first (write tls://); " + hint
+    why = f"no handshake within {timeout:g} s (a Dask scheduler sends one at once)"
+    return _unreachable(address, why, hint=hint)
+
+
 def _read_exactly(sock: socket.socket, size: int, deadline: float, address: SchedulerAddress, timeout: float) -> bytes:
     parts: list[bytes] = []
     left = size
     while left:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise _unreachable(address, f"no handshake within {timeout:g} s (a Dask scheduler sends one at once)")
+            raise _silent(address, timeout)
         sock.settimeout(remaining)
         try:
             part = sock.recv(min(left, 1 << 16))
         except TimeoutError:
-            raise _unreachable(
-                address, f"no handshake within {timeout:g} s (a Dask scheduler sends one at once)"
-            ) from None
+            raise _silent(address, timeout) from None
         except OSError as problem:
             raise _unreachable(address, f"the connection failed: {problem.strerror or problem}") from None
         if not part:

@@ -313,22 +313,22 @@ def test_check_output_cannot_inject(tmp_path: Path, report: str) -> None:
         assert all(line.startswith(("::error file=", "::warning file=")) for line in out.splitlines())
         assert "owned" in out and "%0A::" not in out.split("title=")[1]
     if report == "json":
-        # JSON escaping keeps every value as written: decoding gives the hostile text back
+        # JSON escaping keeps every value as written, except that a workflow command is made inert
         messages = [item["message"] for item in json.loads(out)]
-        assert any("\x1b[2K" in m and "\u202e" in m and "\n::error" in m for m in messages)
+        assert any("\x1b[2K" in m and "\u202e" in m and "\n:\\x3aerror" in m for m in messages)
     if report == "text":
-        assert "\\x0a::error file=.github/workflows/ci.yml" in out and "\\x1b[2K" in out and "\\u202e" in out
+        assert "\\x0a:\\x3aerror file=.github/workflows/ci.yml" in out and "\\x1b[2K" in out and "\\u202e" in out
 
 
 def test_eval_and_showdown_output_cannot_inject(tmp_path: Path) -> None:
     rule = write(tmp_path, "r.yaml", INJECTING)
     code, out, _ = run_cli(["eval", str(rule), "2s 2h 5d 7c 9s"])
-    assert code == 0 and "\\x0a::error" in out
+    assert code == 0 and "\\x0a:\\x3aerror" in out
     assert_clean(out)
     code, out, _ = run_cli(["eval", "--json", str(rule), "2s 2h 5d 7c 9s"])
     assert code == 0 and "\\u202e" in out
     assert_clean(out)
-    assert json.loads(out)["description"].startswith("pair\n::error")
+    assert json.loads(out)["description"].startswith("pair\n:\\x3aerror")
     for extra in ([], ["--json"]):
         code, out, _ = run_cli(["showdown", *extra, str(rule), "2s 2h 5d 7c 9s", "3s 3h 5c 7d 9h"])
         assert code == 0
@@ -368,9 +368,9 @@ def test_the_escaping_functions() -> None:
     assert visible("\udcff") == "\\xff"  # a byte that was not UTF-8 (surrogateescape)
     assert json.loads(json_text(json.dumps("x\u202e\x85", ensure_ascii=False))) == "x\u202e\x85"
     assert "\u202e" not in json_text(json.dumps("x\u202e", ensure_ascii=False))
-    assert github_data("100%\r\n::x") == "100%25%0D%0A::x"
+    assert github_data("100%\r\n::x") == "100%25%0D%0A:\\x3ax"
     diagnostic = Diagnostic("E101", "a\n::error::b\x1b", "r.yaml", 1, 1)
-    assert render([diagnostic], "github") == "::error file=r.yaml,line=1,col=1,title=E101::a\\x0a::error::b\\x1b\n"
+    assert render([diagnostic], "github") == "::error file=r.yaml,line=1,col=1,title=E101::a\\x0a:\\x3aerror::b\\x1b\n"
     assert "\n" not in str(diagnostic)
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, TextIO
 
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.progress import Bar
 from .args import RULESET_HELP, add_command, add_json, add_root
+from .output import json_document
 
 EXAMPLES = """\
 $ pokerrules draw standard "As Ad 7c 4h 2s" --next "Ah 9c 3d Kd 5s"
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _emit(out: TextIO, data: Any) -> None:
-    out.write(json.dumps(data, indent=2) + "\n")
+    out.write(json_document(data))
 
 
 def _exchange(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:

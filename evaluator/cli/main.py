@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
 from ..core.errors import Diagnostic, LoadError, PokerRulesError
-from ..core.safe_text import GuardedOutput, visible
+from ..core.safe_text import GuardedOutput, SharedLine, visible
 from ..rules.cards import tokenize
 from . import args as cli_args
 from . import chart as cli_chart
@@ -400,13 +400,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
     # Whatever a command prints passes a guard: no control, escape or bidi
-    # character, and no line that GitHub would run as a workflow command.
+    # character, and no line that GitHub would run as a workflow command, on
+    # either stream or on the two read as one (2>&1, pre-commit).
     real_out, real_err = sys.stdout, sys.stderr
     try:
-        args = parse_args(argv)
-        workflow = args.command == "check" and getattr(args, "format", None) == "github" and not args.json
-        sys.stdout = cast(TextIO, GuardedOutput(real_out, workflow_commands=workflow))
-        sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True))
+        both = SharedLine()
+        guarded_out = GuardedOutput(real_out, shared=both)
+        sys.stdout = cast(TextIO, guarded_out)
+        sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True, shared=both))
+        args = parse_args(argv)  # guarded too: a usage error quotes the arguments
+        guarded_out.workflow_commands = (
+            args.command == "check" and getattr(args, "format", None) == "github" and not args.json
+        )
         code = COMMANDS[args.command](args, sys.stdout)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code

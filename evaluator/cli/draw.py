@@ -67,13 +67,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``pokerrules draw``; returns the exit code."""
     from ..ruleset import load
 
+    if (args.strategy or args.lines is not None) and not args.paytable:
+        raise _usage("--strategy and --lines need --paytable")
     modes = [name for name in ("next_cards", "discard", "paytable") if getattr(args, name) is not None]
     if len(modes) != 1:
         raise _usage("give exactly one of --next, --discard and --paytable")
     if args.against and not args.paytable:
         raise _usage("--against compares with the pay table of --paytable")
-    if (args.strategy or args.lines is not None) and not args.paytable:
-        raise _usage("--strategy and --lines need --paytable")
     if args.lines is not None and args.lines < 1:
         raise _usage(f"--lines must be at least 1 (got {args.lines})")
     if args.html and not args.strategy:

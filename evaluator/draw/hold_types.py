@@ -32,6 +32,7 @@ hold of one hand, plainly, as the cross-check.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
@@ -151,17 +152,27 @@ class Geometry:
     wild_word: tuple[str, str]  # singular, plural
     runs_through: np.ndarray  # per rank mask: how many runs of five contain it
 
+    @cached_property
+    def card_facts(self) -> list[tuple[int, int, bool]]:
+        """Per card id: (rank value, suit index, wild?) as plain Python values."""
+        return [
+            (int(v), int(s), bool(w))
+            for v, s, w in zip(self.value_of_card, self.suit_of_card, self.wild_card, strict=True)
+        ]
+
     def fits_run(self, mask: int) -> int:
         """How many runs of five contain the ranks of ``mask``."""
         return sum(1 for window in self.windows if mask & ~window == 0)
 
 
 def _windows(ruleset: Ruleset) -> tuple[int, ...]:
+    """The rank sets of the runs of five (the ace below the lowest rank too,
+    when it plays both ways; with five ranks that is the same set)."""
     count = len(ruleset.rank_symbols)
     found = [sum(1 << v for v in range(start, start + HAND)) for start in range(count - HAND + 1)]
     if ruleset.ace == "both" and "A" in ruleset.deck_ranks and count >= HAND:
-        found.insert(0, (1 << (count - 1)) | sum(1 << v for v in range(HAND - 1)))  # the ace below the lowest rank
-    return tuple(found)
+        found.insert(0, (1 << (count - 1)) | sum(1 << v for v in range(HAND - 1)))
+    return tuple(dict.fromkeys(found))
 
 
 def _wild_word(ruleset: Ruleset) -> tuple[str, str]:
@@ -380,24 +391,23 @@ def _pack_columns(**fields: np.ndarray | int) -> np.ndarray:
 def hold_type(geometry: Geometry, final: FinalHands, hand: list[int], mask: int) -> tuple[int, int]:
     """The packed type and tie value of one hold of one hand (card ids), card by
     card: the plain counterpart of :func:`hold_types`."""
-    kept = [hand[p] for p in mask_positions(mask)]
+    facts = geometry.card_facts
+    kept = [hand[p] for p in range(HAND) if mask >> p & 1]
     thrown = [card for card in hand if card not in kept]
     rank_bits = len(geometry.rank_symbols)
     if not kept:
         return pack(kind=DRAW_FIVE, category=NO_CATEGORY), 0
-    wild = [bool(geometry.wild_card[c]) for c in kept]
-    natural = [c for c, w in zip(kept, wild, strict=True) if not w]
+    natural = [c for c in kept if not facts[c][2]]
     wilds = len(kept) - len(natural)
-    values = [int(geometry.value_of_card[c]) for c in natural]
+    values = [facts[c][0] for c in natural]
     held = sum({1 << v for v in values})
     tie_ranks = (1 << rank_bits) - 1 - held
     if not natural:
         return pack(kind=WILDS, wilds=wilds, category=NO_CATEGORY), tie_ranks
-    subset = sorted(kept)
-    index = sum(comb(card, position + 1) for position, card in enumerate(subset))
+    index = sum(comb(card, position + 1) for position, card in enumerate(sorted(kept)))
     if len(kept) == HAND:
         return pack(kind=PAT, wilds=wilds, category=int(final.category_of_hand[index])), tie_ranks
-    reach = final.counts[len(kept)][index]
+    reach = final.counts[len(kept)][index].tolist()
     if len(set(values)) < len(values):
         groups = sum({1 << v for v in values if values.count(v) > 1})
         lowest = max(i for i in range(len(reach)) if reach[i] > 0)
@@ -413,19 +423,14 @@ def hold_type(geometry: Geometry, final: FinalHands, hand: list[int], mask: int)
     target = reachable[0]
     run_like, flush_like = geometry.run_like[target], geometry.flush_like[target]
     gaps = max(HAND + 1 - len(natural) - geometry.fits_run(held), 0) if run_like else 0
-    suit = min(int(geometry.suit_of_card[c]) for c in natural)
-    flush_penalty = straight_penalty = 0
-    if flush_like:
-        flush_penalty = sum(1 for c in thrown if not geometry.wild_card[c] and geometry.suit_of_card[c] == suit)
+    suit = min(facts[c][1] for c in natural)
+    thrown_natural = [facts[c] for c in thrown if not facts[c][2]]
+    flush_penalty = sum(1 for _, s, _ in thrown_natural if s == suit) if flush_like else 0
+    straight_penalty = 0
     if run_like:
-        fitting = {
-            int(geometry.value_of_card[c])
-            for c in thrown
-            if not geometry.wild_card[c]
-            and not held >> int(geometry.value_of_card[c]) & 1
-            and geometry.fits_run(held | 1 << int(geometry.value_of_card[c]))
-        }
-        straight_penalty = len(fitting)
+        straight_penalty = len(
+            {v for v, _, _ in thrown_natural if not held >> v & 1 and geometry.fits_run(held | 1 << v)}
+        )
     flush_penalty, straight_penalty = min(flush_penalty, PENALTY_CAP), min(straight_penalty, PENALTY_CAP)
     key = pack(
         kind=DRAW,

@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,7 @@ from .hold_types import (
 from .paytable import PayTable
 from .strategy_search import Section, best_slot, improve
 from .strategy_text import line_phrases, line_text, rank_text
-from .videopoker import HAND, HOLDS, FinalHands, ReturnCalculator, best_holds, exact_return, hold_results, hold_size
+from .videopoker import HAND, HOLDS, FinalHands, ReturnCalculator, best_holds, exact_return, hold_size
 
 Progress = Callable[[float], None]
 MAX_TYPES = 4  # hold types one line of a shortened list may name
@@ -93,8 +94,12 @@ class Strategy:
     return_: float  # played literally, exact
     optimal: float  # under optimal play, exact
     max_lines: int | None  # None: the full list
-    final: FinalHands
-    pays: np.ndarray
+    calculator: ReturnCalculator  # the game's tables, for :meth:`match`
+
+    @property
+    def final(self) -> FinalHands:
+        """The subset counts of the game."""
+        return self.calculator.final
 
     @property
     def error(self) -> float:
@@ -106,20 +111,35 @@ class Strategy:
         """Lines over all sections."""
         return sum(len(section.lines) for section in self.sections)
 
+    @cached_property
+    def _atom_of(self) -> dict[int, int]:
+        return {key: atom for atom, key in enumerate(self.atom_keys)}
+
+    @cached_property
+    def _lookup(self) -> dict[int, tuple[SectionList, int, dict[int, int]]]:
+        """Per wild cards dealt: the section, its first line number, its line per atom."""
+        found = {}
+        first = 1
+        for section in self.sections:
+            line_of = {atom: number for number, line in enumerate(section.lines) for atom in line}
+            found[section.wilds] = (section, first, line_of)
+            first += len(section.lines)
+        return found
+
     def match(self, hand_ids: list[int]) -> Match:
         """The line a dealt hand (card ids, five) meets, played literally, and
         the hold it keeps: each hold typed card by card (:func:`hold_type`)."""
-        results = {item.mask: item.ev for item in hold_results(self.final, hand_ids, self.pays)}
+        order = sorted(range(HAND), key=lambda position: hand_ids[position])
+        by_sorted = self.calculator.hold_evs(np.array([[hand_ids[p] for p in order]]))[:, 0]
+        results = {
+            sum(1 << order[p] for p in range(HAND) if sorted_mask >> p & 1): float(by_sorted[sorted_mask])
+            for sorted_mask in range(HOLDS)
+        }
         wilds = int(sum(bool(self.geometry.wild_card[card]) for card in hand_ids))
-        atom_of = {key: atom for atom, key in enumerate(self.atom_keys)}
-        first = 1
-        for section in self.sections:
-            if section.wilds == wilds:
-                break
-            first += len(section.lines)
-        else:
+        if wilds not in self._lookup:
             raise ValueError(f"no section for {wilds} wild cards")
-        line_of = {atom: number for number, line in enumerate(section.lines) for atom in line}
+        section, first, line_of = self._lookup[wilds]
+        atom_of = self._atom_of
         best: tuple[int, int, float, int] | None = None
         for mask in range(HOLDS):
             key, tie = hold_type(self.geometry, self.final, hand_ids, mask)
@@ -470,6 +490,5 @@ def _finish(
         played_return,
         optimal_return,
         max_lines,
-        final,
-        game.calculator.pays,
+        game.calculator,
     )

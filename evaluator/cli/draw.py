@@ -201,7 +201,8 @@ def _return(table: Any, args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{table.title} ({table.ruleset.name}), optimal play over {result.classes:,} starting-hand classes\n")
     out.write(f"return: {result.return_:.6%}   variance: {result.variance:.4f}\n")
     if table.published_return is not None:
-        out.write(f"published: {table.published_return:.4f}% ({table.published_source})\n")
+        figure = f"{table.published_return:.{table.published_decimals}f}"
+        out.write(f"published: {figure}% ({table.published_source})\n")
     for name, probability in result.probabilities.items():
         pay = table.pays.get(name, 0.0)
         if probability:

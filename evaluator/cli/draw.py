@@ -80,16 +80,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise _usage("--html writes the strategy list: give --strategy")
     if args.strategy and (args.against or args.hand):
         raise _usage("--strategy lists the game's strategy: give no hand and no --against")
-    ruleset = load(args.ruleset)
     if args.next_cards is not None or args.discard is not None:
+        ruleset = load(args.ruleset)
         if not args.hand:
             raise _usage("--next and --discard need the hand")
         return _exchange(ruleset, args, out) if args.next_cards is not None else _odds(ruleset, args, out)
     from ..draw.paytable import load_paytable
 
     table = load_paytable(args.paytable)
-    if table.ruleset.name != ruleset.name:
-        raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
+    if table.ruleset.name != args.ruleset:  # the pay table's ruleset is loaded already: load a second only to compare
+        ruleset = load(args.ruleset)
+        if table.ruleset.name != ruleset.name:
+            raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
     if args.against:
         return _against(table, load_paytable(args.against), args, out)
     if args.strategy:

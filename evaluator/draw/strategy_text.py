@@ -6,11 +6,16 @@ not already taken, so each line is described against the atoms still
 *remaining* (those of the section that no earlier line holds):
 
 * a family ("4 to a flush", "pair", "pat straight") all of whose remaining
-  atoms are on the line is named alone;
-* otherwise each descriptor ("4 to a flush, 2 high cards") is named, with
-  the ranks it covers when the line holds only some of them ("KQJ, QJT")
-  and the penalty cards it covers when only some ("with a flush penalty",
-  "except with a straight penalty"), whichever says it in fewer words.
+  atoms' descriptors are on the line is named alone, or with the gaps and
+  high cards that set its part apart ("4 to a straight (0 gaps)");
+* otherwise each descriptor is named ("3 to a straight flush (1 gap, 2 high
+  cards)"), a made hand by its ranks ("pair (22 33)");
+* a draw's rank sets follow when there are at most four, or when naming
+  them is shorter than naming those left out ("2 to a royal flush (3 gaps,
+  2 high cards: AK AQ AJ)"); then only those are meant;
+* remaining atoms of the named descriptors that the line leaves out follow
+  "except", by their penalty cards when that says it, else rank set by rank
+  set ("except KT with a flush and a straight penalty card").
 """
 
 from __future__ import annotations

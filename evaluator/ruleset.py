@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .engine.explain import Explanation
     from .engine.hand import Hand
 
-__all__ = ["Ruleset", "build_ruleset", "load", "unusable"]
+__all__ = ["Ruleset", "build_ruleset", "load", "table_refusal", "unusable"]
 
 
 class Ruleset(Rules):
@@ -261,7 +261,8 @@ def _usable(ruleset: Ruleset) -> Ruleset:
 
 def unusable(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
     """What makes a ruleset that builds unusable (each also a ``check`` error, at the same place):
-    jokers that can never play (R114), a deck the lookup tables cannot hold (R104) and
+    jokers that can never play (R114), a deck the lookup tables cannot hold (R104), a pattern
+    that reads suits inside the hand where the tables cannot be built (R131) and
     ``game.split`` halves that cannot be loaded. ``source`` is the file being checked
     (default: the ruleset's own); an inherited value is reported at its ``extends:``.
 
@@ -276,52 +277,41 @@ def unusable(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
 
 
 def _not_by_suit_class(ruleset: Rules, source: str | None) -> list[Diagnostic]:
-    """R123: patterns that read suits inside the hand (and best subsets) are compiled by suit
-    class, which needs interchangeable suits, no lowest-card wild and small hands."""
-    from .rules.patterns import needs_suits
-
-    engine = engine_for(ruleset)
-    if not engine.by_suit_class:
+    """R131: a pattern that reads suits inside the hand where the suit-class tables cannot be
+    built (several packs, single wild cards, lowest-card wild, hands above six cards)."""
+    if not engine_for(ruleset).by_suit_class:
         return []
     from .compiled.suitclasses import supported
 
-    why = supported(ruleset, ruleset.hand_size)
-    if why is None:
+    if supported(ruleset, ruleset.hand_size) is None:
         return []
-    reading = [c for c in ruleset.categories if needs_suits(c.pattern)]
-    path: tuple[str, ...]
-    if reading:
-        what, path = f"{reading[0].name}: {reading[0].pattern_text}", ("categories", reading[0].name, "pattern")
-    elif ruleset.best_subset:
-        what, path = "hand.best_subset", ("hand", "best_subset")
-    elif ruleset.qualifier is not None:
-        what, path = f"qualifier: {ruleset.qualifier.text}", ("qualifier",)
-    else:
-        what, path = "wild.plays_as.hands", ("wild", "plays_as", "hands")
-    if ruleset.wild.lowest_rank:
-        cause: tuple[str, ...] = ("wild", "lowest_rank")
-    elif ruleset.copies > 1:
-        cause = ("deck", "copies")
-    elif ruleset.wild.cards:
-        cause = ("wild", "cards")
-    else:
-        cause = ("hand", "size")
+    return table_refusal(ruleset, source)
+
+
+def table_refusal(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
+    """R130 / R131 as ``check`` reports them (``compiled/build_cost.py``): lookup tables that
+    would take too long to build, or cannot be built. Estimated, never built here.
+
+    ``load`` refuses R131 (the tables cannot exist); R130 is an estimate of time, refused by
+    ``check`` and by each command that would build the tables, while hands are still
+    evaluated one by one (and ``load`` does not import NumPy to estimate it).
+    """
+    from .compiled.build_cost import blamed_keys, build_cost, refusal
+    from .compiled.table_layout import card_model
+
+    try:
+        model = card_model(ruleset)
+    except RulesetError:
+        return []  # R104: said by _too_wide
+    cost = build_cost(ruleset, model)
+    found = refusal(ruleset, cost)
+    if found is None:
+        return []
+    code, message, hint = found
     document = ruleset.document
     checked = source if source is not None else (document.sources[0] if document.sources else "")
-    where, note = place_of(document, checked, cause, path)  # the one this file wrote
-    return [
-        Diagnostic(
-            "R123",
-            f"the lookup tables cannot be built: a pattern that reads suits inside the hand ({what}) is "
-            f"compiled by suit class, and here {why}{note}",
-            where.source,
-            where.line,
-            where.col,
-            "error",
-            "use one pack, wild ranks or jokers rather than single wild cards, no lowest-card wild and "
-            "hands of at most 6 cards; or rank hands without reading suits inside them",
-        )
-    ]
+    where, note = place_of(document, checked, *blamed_keys(ruleset, cost))
+    return [Diagnostic(code, message + note, where.source, where.line, where.col, "error", hint)]
 
 
 def _too_wide(ruleset: Rules, source: str | None) -> list[Diagnostic]:

@@ -28,6 +28,7 @@ from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.errors import Diagnostic, PokerRulesError
 from evaluator.core.safe_text import github_data, json_text, visible
+from evaluator.draw.paytable import load_paytable
 from evaluator.rules.confine import RULESET_KEYS
 from evaluator.rules.load import load_document
 from evaluator.rules.schema import schema
@@ -72,6 +73,8 @@ def secret(tmp_path: Path) -> tuple[Path, str]:
     (victim / "credentials").write_text(f"[default]\naws_access_key_id = {token}\n", encoding="utf-8")
     # the same secret as a YAML mapping, which parses: its keys and values must not be shown either
     (victim / "creds.yaml").write_text(f"aws_access_key_id: {token}\nname: {token}\n", encoding="utf-8")
+    # a file whose keys are the secret: an "unknown key" message would quote it
+    (victim / "shadow.yml").write_text(f"root:{token}: 1\n", encoding="utf-8")
     (tmp_path / "rules").mkdir()
     return victim, token
 
@@ -147,6 +150,58 @@ def test_game_split_to_a_secret_is_refused_in_check_and_showdown(secret: tuple[P
         assert_refused_without_leak(["check", str(rule)], token, ["Y120"])
         code, out, err = run_cli(["showdown", str(rule), "As Ks Qs Js Ts", "2c 3c 4c 5c 7d"])
         assert code == 1 and token not in out + err and "Y120" in err
+
+
+PAYTABLE = "paytable: p\nruleset: TARGET\npays: {royal_flush: 800, flush: 6}\n"
+
+
+@pytest.mark.parametrize("report", ["text", "json", "github"])
+def test_a_pay_table_naming_a_secret_is_refused_without_a_byte_of_it(
+    secret: tuple[Path, str], tmp_path: Path, report: str
+) -> None:
+    victim, token = secret
+    rules = tmp_path / "rules"
+    as_json = ["--json"] if report == "json" else []
+    for target in ("shadow.yml", "creds.yaml", "credentials"):
+        for written in (str(victim / target), f"../../victim/{target}"):
+            table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", written))
+            shown = assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y120"])
+            if report == "text":
+                assert shown.startswith(f"{table}:2:10: error Y120: ruleset: ")
+            draw = ["draw", "jacks-or-better-video", "--paytable", str(table), *as_json]
+            shown = assert_refused_without_leak(draw, token, ["Y120"])
+            assert shown.startswith('{"error": {"code": "Y120"' if as_json else f"{table}:2:10: error Y120: ")
+    # a symbolic link out of the tree, and a pay table that is itself one
+    (rules / "sub" / "link.yml").symlink_to(victim / "shadow.yml")
+    table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", "link.yml"))
+    assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y120"])
+    assert_refused_without_leak(["draw", "jacks-or-better-video", "--paytable", str(table), *as_json], token, ["Y120"])
+    (rules / "linked-table.yaml").symlink_to(victim / "shadow.yml")
+    argv = ["draw", "jacks-or-better-video", "--paytable", str(rules / "linked-table.yaml"), *as_json]
+    assert_refused_without_leak(argv, token, ["Y122"])
+    assert_refused_without_leak(["check", "--format", report, str(rules / "linked-table.yaml")], token, ["Y122"])
+    # inside the tree, a file that is not a ruleset is never quoted either
+    write(rules, "sub/notes.yaml", f"{token}: 1\n")
+    table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", "notes.yaml"))
+    assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y121"])
+    assert_refused_without_leak(["draw", "jacks-or-better-video", "--paytable", str(table), *as_json], token, ["Y121"])
+
+
+def test_a_pay_table_reaches_a_root_named_on_the_command_line(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    write(shared, "video.yaml", (REPO / "rulesets" / "jacks-or-better-video.yaml").read_text(encoding="utf-8"))
+    table = write(tmp_path / "tables", "pays.yaml", PAYTABLE.replace("TARGET", "../shared/video.yaml"))
+    assert [d.code for d in check_file(table)] == ["Y120"]
+    assert check_file(table, (str(shared),)) == []
+    assert run_cli(["check", "--root", str(shared), str(table)])[0] == 0
+    assert load_paytable(table, root=shared).ruleset.name == "jacks-or-better-video"
+    with pytest.raises(PokerRulesError) as info:
+        load_paytable(table)
+    assert info.value.code == "Y120"
+    code, _, err = run_cli(["draw", "standard", "--paytable", str(table)])
+    assert code == 1 and " error Y120: " in err
+    code, _, err = run_cli(["draw", "standard", "--paytable", str(table), "--root", str(shared)])
+    assert code == 1 and "D114: pay table 'p' plays ruleset 'jacks-or-better-video'" in err  # loaded: the game differs
 
 
 def test_files_inside_the_tree_that_are_not_rulesets_are_never_quoted(secret: tuple[Path, str], tmp_path: Path) -> None:
@@ -258,22 +313,22 @@ def test_check_output_cannot_inject(tmp_path: Path, report: str) -> None:
         assert all(line.startswith(("::error file=", "::warning file=")) for line in out.splitlines())
         assert "owned" in out and "%0A::" not in out.split("title=")[1]
     if report == "json":
-        # JSON escaping keeps every value as written: decoding gives the hostile text back
+        # JSON escaping keeps every value as written, except that a workflow command is made inert
         messages = [item["message"] for item in json.loads(out)]
-        assert any("\x1b[2K" in m and "\u202e" in m and "\n::error" in m for m in messages)
+        assert any("\x1b[2K" in m and "\u202e" in m and "\n:\\x3aerror" in m for m in messages)
     if report == "text":
-        assert "\\x0a::error file=.github/workflows/ci.yml" in out and "\\x1b[2K" in out and "\\u202e" in out
+        assert "\\x0a:\\x3aerror file=.github/workflows/ci.yml" in out and "\\x1b[2K" in out and "\\u202e" in out
 
 
 def test_eval_and_showdown_output_cannot_inject(tmp_path: Path) -> None:
     rule = write(tmp_path, "r.yaml", INJECTING)
     code, out, _ = run_cli(["eval", str(rule), "2s 2h 5d 7c 9s"])
-    assert code == 0 and "\\x0a::error" in out
+    assert code == 0 and "\\x0a:\\x3aerror" in out
     assert_clean(out)
     code, out, _ = run_cli(["eval", "--json", str(rule), "2s 2h 5d 7c 9s"])
     assert code == 0 and "\\u202e" in out
     assert_clean(out)
-    assert json.loads(out)["description"].startswith("pair\n::error")
+    assert json.loads(out)["description"].startswith("pair\n:\\x3aerror")
     for extra in ([], ["--json"]):
         code, out, _ = run_cli(["showdown", *extra, str(rule), "2s 2h 5d 7c 9s", "3s 3h 5c 7d 9h"])
         assert code == 0
@@ -313,9 +368,9 @@ def test_the_escaping_functions() -> None:
     assert visible("\udcff") == "\\xff"  # a byte that was not UTF-8 (surrogateescape)
     assert json.loads(json_text(json.dumps("x\u202e\x85", ensure_ascii=False))) == "x\u202e\x85"
     assert "\u202e" not in json_text(json.dumps("x\u202e", ensure_ascii=False))
-    assert github_data("100%\r\n::x") == "100%25%0D%0A::x"
+    assert github_data("100%\r\n::x") == "100%25%0D%0A:\\x3ax"
     diagnostic = Diagnostic("E101", "a\n::error::b\x1b", "r.yaml", 1, 1)
-    assert render([diagnostic], "github") == "::error file=r.yaml,line=1,col=1,title=E101::a\\x0a::error::b\\x1b\n"
+    assert render([diagnostic], "github") == "::error file=r.yaml,line=1,col=1,title=E101::a\\x0a:\\x3aerror::b\\x1b\n"
     assert "\n" not in str(diagnostic)
 
 

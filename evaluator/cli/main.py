@@ -22,13 +22,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
 from ..core.errors import Diagnostic, LoadError, PokerRulesError, raise_internal
-from ..core.safe_text import GuardedOutput, visible
+from ..core.safe_text import GuardedOutput, SharedLine, visible
 from ..rules.cards import tokenize
 from . import args as cli_args
 from . import chart as cli_chart
 from . import compare as cli_compare
 from . import draw as cli_draw
 from . import odds as cli_odds
+from .lines import bounded_lines
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERNAL,
@@ -192,13 +193,13 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
 
 def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
     """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read)."""
+    where = "<stdin>" if source == "-" else source
     try:
         stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-        with stream:
-            numbered = [(number, line.strip()) for number, line in enumerate(stream, start=1)]
+        with stream:  # lines of bounded length: /dev/zero is refused at its first line
+            numbered = [(number, line.strip()) for number, line in bounded_lines(stream, where)]
     except (OSError, UnicodeDecodeError) as problem:
         reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
-        where = "<stdin>" if source == "-" else source
         raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
     return [(number, line) for number, line in numbered if line and not line.startswith("#")]
 
@@ -402,13 +403,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
     # Whatever a command prints passes a guard: no control, escape or bidi
-    # character, and no line that GitHub would run as a workflow command.
+    # character, and no line that GitHub would run as a workflow command, on
+    # either stream or on the two read as one (2>&1, pre-commit).
     real_out, real_err = sys.stdout, sys.stderr
     try:
-        args = parse_args(argv)
-        workflow = args.command == "check" and getattr(args, "format", None) == "github" and not args.json
-        sys.stdout = cast(TextIO, GuardedOutput(real_out, workflow_commands=workflow))
-        sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True))
+        both = SharedLine()
+        guarded_out = GuardedOutput(real_out, shared=both)
+        sys.stdout = cast(TextIO, guarded_out)
+        sys.stderr = cast(TextIO, GuardedOutput(real_err, carriage_returns=True, shared=both))
+        args = parse_args(argv)  # guarded too: a usage error quotes the arguments
+        guarded_out.workflow_commands = (
+            args.command == "check" and getattr(args, "format", None) == "github" and not args.json
+        )
         code = COMMANDS[args.command](args, sys.stdout)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code

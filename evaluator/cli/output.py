@@ -18,14 +18,13 @@ The schema of every command's output is in ``docs/json/``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from ..core.errors import RAISE_INTERNAL_ENV as RAISE_INTERNAL_ENV  # the CLI modules and tests import it from here
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.errors import UsageError as UsageError  # the CLI modules import it from here
-from ..core.safe_text import json_text, visible
+from ..core.safe_text import json_dumps, visible
 
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 #: The exit status of a process whose output pipe was closed (128 + SIGPIPE), as ``yes | head -1`` gives.
@@ -44,7 +43,7 @@ def json_document(data: Any) -> str:
       ]
     }
     """
-    return json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+    return json_dumps(data, indent=2) + "\n"
 
 
 def json_line(data: Any) -> str:
@@ -53,7 +52,7 @@ def json_line(data: Any) -> str:
     >>> json_line({"category": "pair"})
     '{"category": "pair"}\\n'
     """
-    return json_text(json.dumps(data, ensure_ascii=False)) + "\n"
+    return json_dumps(data) + "\n"
 
 
 def error_object(
@@ -88,7 +87,7 @@ def render_error(problem: PokerRulesError, as_json: bool) -> str:
 
 def render_usage(problem: UsageError, as_json: bool) -> str:
     """A usage problem for stderr (the caller exits 2)."""
-    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{problem}\n"
+    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{visible(problem)}\n"
 
 
 def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str:

@@ -58,12 +58,15 @@ CODES: dict[str, str] = {
     "Y114": "the file is empty",
     "Y115": "a single value is too long",
     "Y116": "a character YAML does not allow (NUL, control characters, invalid UTF-8)",
-    "Y120": "an extends: or game.split path that is absolute, a URL, or leads outside the allowed folder tree",
-    "Y121": "a file reached through extends: or game.split that is not a ruleset (its content is never shown)",
+    "Y120": "a path a file names (extends:, game.split, a pay table's ruleset:) that is absolute, a URL, or leads outside the allowed folder tree",
+    "Y121": "a file reached through extends:, game.split or a pay table's ruleset: that is not a ruleset (its content is never shown)",
     "Y122": "a rule file that is a symbolic link pointing outside its folder tree",
-    "Y123": "a game.split ruleset that cannot be found or loaded",
+    "Y123": "a game.split ruleset that cannot be found or loaded (a catalogue name: with a did-you-mean hint)",
     "Y124": "the extends: chain is larger in total than one file may be",
     "Y125": "a folder that cannot be read (permissions): its files are not checked",
+    "Y126": "a reference to a file (extends:, game.split, ruleset:) holding a NUL, a control character or a lone surrogate",
+    "Y127": "a reference to a file longer than 500 characters, or with a name part longer than 255 bytes",
+    "Y128": "an input line (eval -, showdown --from) longer than 65,536 characters",
     # schema
     "S101": "unknown key (with a did-you-mean hint)",
     "S102": "a value of the wrong type",
@@ -117,7 +120,8 @@ CODES: dict[str, str] = {
     "R120": "an example needs more work than the limit (too many cards: best-of subsets to try)",
     "R121": "a pattern costs more to match than the limit (length x alternatives x hand classes)",
     "R122": "too many cards to choose the best hand from (the subsets pass the work limit)",
-    "R123": "patterns that read suits inside the hand cannot be compiled here (the suits are not interchangeable, lowest-card wild, or more than 6 cards)",
+    "R130": "the lookup tables would take more work to build than the limit (hand classes x their cost, estimated)",
+    "R131": "the lookup tables cannot be built: patterns that look at suits within the hand, with several packs, more than 6 cards, single wild cards or lowest-card wild",
     "R199": "internal error while checking the file (a bug in pokerrules: please report it)",
     # examples
     "E101": "an example fails: the evaluator says something else (shown)",
@@ -161,6 +165,8 @@ CODES: dict[str, str] = {
     "D112": "more cards to draw than there are unseen cards",
     "D113": "a draw too large to count exactly, or a deck of several packs",
     "D114": "draw options that do not go together, or a pay table for another ruleset",
+    "D115": "a pay that is not a finite number, or more than 1,000,000 coins",
+    "D116": "a published return that is not a finite percentage between 0 and 1,000",
     # odds and hand ranges
     "O101": "a hand or range item that is neither cards nor a range form (with its column)",
     "O102": "a rank or card in a range that this ruleset's deck does not hold (with its column)",
@@ -178,6 +184,12 @@ CODES: dict[str, str] = {
     "O114": "outs need a board with a next street to come",
     "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
     "O117": "a sampled-hand chart asked for what it cannot give: hands out of 1..10,000, a hand of the wrong size, a chart of another kind to compare",
+    "O118": "a seed that is not a whole number from 0 to 2^64 - 1",
+    "O119": "a --scheduler address that cannot be read (tcp://HOST:PORT or tls://HOST:PORT)",
+    "O120": "no Dask scheduler at the address: refused, no answer in time, closed, or a handshake that is not Dask's",
+    "O121": "a number of local Dask workers out of 1 to the bound (twice the usable cores, at least 4)",
+    "O122": "work refused before it starts: its estimate in rank lookups is past the bound",
+    "O123": "a connection timeout that is not a number of seconds from 0.1 to 300",
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .safe_text import shown_path, visible, visible_lines
+from .safe_text import neutral, shown_path, visible, visible_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +144,15 @@ def caret(text: str, col: int) -> str:
     >>> print(caret("XX YY ZZZZZZ", 7))
         XX YY ZZZZZZ
               ^
+    >>> print(caret("::error ##[x] y", 15))
+        :\\x3aerror ##\\x5bx] y
+                            ^
     """
     # Control and other invisible characters (an escape sequence, a bidi override)
     # must not reach a terminal: each shows as one replacement mark, so the caret
     # still points at the right column.
     shown = "".join(char if char.isprintable() else "\ufffd" for char in text)
-    return f"    {shown}\n    {' ' * (col - 1)}^"
+    # A workflow command in the line is neutralised; the caret moves with the escapes
+    # written before it (neutral() only ever rewrites the last character of a command).
+    width = len(neutral(shown[: col - 1]))
+    return f"    {neutral(shown)}\n    {' ' * width}^"

@@ -274,6 +274,9 @@ class _Linter(_Reachability, _UnusedCategories):
 
     def diagnostics(self) -> list[Diagnostic]:
         found: list[Diagnostic] = []
+        refused = self._too_costly()
+        if refused:
+            return refused  # tables that cannot be built: coverage would only repeat it, slowly
         analysis = self._analysis()
         found += self._unused(analysis)
         if not analysis.complete:
@@ -297,6 +300,15 @@ class _Linter(_Reachability, _UnusedCategories):
             found.append(self._hole(hole))
         found += self._unreachable(analysis)
         return found
+
+    def _too_costly(self) -> list[Diagnostic]:
+        """R130/R131: lookup tables that would take too long to build, or cannot be built
+        (estimated, never built here: see :mod:`evaluator.compiled.build_cost`)."""
+        from ..ruleset import table_refusal
+
+        if self.dead_jokers:
+            return []  # refused already (R114, ruleset.unusable)
+        return table_refusal(self.ruleset, self.source)
 
     def _hole(self, hole: _Hole) -> Diagnostic:
         where, note = place_of(self.document, self.source, ("order",))

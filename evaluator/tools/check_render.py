@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from ..core.errors import Diagnostic
-from ..core.safe_text import github_data, github_property, json_text, visible
+from ..core.safe_text import github_data, github_property, json_dumps, visible
 
 
 def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
@@ -17,7 +16,7 @@ def render(diagnostics: Sequence[Diagnostic], report_format: str) -> str:
     character is printed raw, and no line can start a workflow command.
     """
     if report_format == "json":
-        return json_text(json.dumps([d.as_dict() for d in diagnostics], indent=2)) + "\n"
+        return json_dumps([d.as_dict() for d in diagnostics], indent=2) + "\n"
     if report_format == "github":
         lines = []
         for d in diagnostics:

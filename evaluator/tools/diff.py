@@ -43,7 +43,6 @@ every successful comparison: diff is a report, not a check.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -56,6 +55,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.atomic_write import write_atomically
 from ..core.errors import UsageError
+from ..core.safe_text import json_dumps
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 from ..rules.cards import Card
 from .diff_basis import common_deck, hand_or_none, rules_fingerprint
@@ -453,7 +453,7 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"pokerrules diff: {problem}")
     seed = args.seed if args.seed is not None else DEFAULT_SEED
     diff = compare_rulesets(a, b, args.cards, samples, seed, progress=sys.stderr, game_deals=args.samples)
-    text = json.dumps(diff.as_dict(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(diff)
+    text = json_dumps(diff.as_dict(), indent=2) + "\n" if args.json else render_text(diff)
     if args.html:
         from .report import render_html
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.counting import Progress, count
 from ..core.errors import UsageError
 from ..core.progress import Bar
+from ..core.safe_text import json_dumps
 from .game_stats import needs_game_sampling
 from .stats_format import format_odds, format_probability
 
@@ -346,7 +346,7 @@ def render_csv(table: StatsTable) -> str:
 
 def render_json(table: StatsTable) -> str:
     """The table as JSON (``docs/json/stats.schema.json``)."""
-    return json.dumps(table.as_dict(), indent=2) + "\n"
+    return json_dumps(table.as_dict(), indent=2) + "\n"
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -432,7 +432,7 @@ def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     finally:
         bar.finish()
     if args.json:
-        out.write(json.dumps(game_table_dict(table, ruleset), indent=2) + "\n")
+        out.write(json_dumps(game_table_dict(table, ruleset), indent=2) + "\n")
     elif args.csv:
         out.write(render_game_csv(table))
     else:

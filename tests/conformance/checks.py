@@ -49,9 +49,9 @@ from .commands import (
     check_stats,
 )
 from .features import Spec
-from .subject import RUN_CODES, Subject, refused, run_cli, write_files
+from .subject import CHECK_ONLY, Subject, refused, run_cli, write_files
 
-__all__ = ["CHECKS", "RUN_CODES", "Subject", "accepted", "conform", "refused", "run_cli", "write_files"]
+__all__ = ["CHECKS", "CHECK_ONLY", "Subject", "accepted", "conform", "refused", "run_cli", "write_files"]
 
 
 def _hand_facts(hand: Any) -> tuple[Any, ...]:

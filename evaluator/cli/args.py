@@ -127,14 +127,24 @@ def add_showdown(commands: Any) -> None:
         "who wins: each player's best hand and share of the pot",
         "Settle a showdown: each player's best hand, the winners and each one's share of the pot.\n"
         "Hands are given in seat order from the first seat after the button; seats are numbered\n"
-        "from 1 in text and from 0 in JSON. With --from, one showdown per line of a file.",
+        "from 1 in text and from 0 in JSON. With --from, one showdown per line of a file.\n"
+        "Dealer's-choice games (follow-the-queen, baseball, chicago, ...) take each player's cards in\n"
+        "dealing order, face-down cards in parentheses, 'fold:' before a player who folded; --from then\n"
+        "also reads deals written as dealer and player actions (d dh p1 As Kd, p3 f; see docs/games.md).",
         '$ pokerrules showdown standard "Kc 7d" "Qs Td" --board "Jh Jd Jc Js 9s" --pot 10\n'
         '$ pokerrules showdown omaha-hi-lo "As 2s 3d Kh" "Qc Qd 7s 6s" --board "4c 5h 8d Jc Kd" --json\n'
-        "$ pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary",
+        "$ pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary\n"
+        '$ pokerrules showdown follow-the-queen "(2c 9c) Qh 8s 7s 3d (9d)" "(Kc Kh) 6d Ks 2h 5d (5h)"\n'
+        '$ pokerrules showdown hi-lo-declare "As 2d 3c 4h 5s 9d Kc" "Kd Ks Kh 7c 7d 2s Qc" --declare both high',
     )
     showdown.add_argument("ruleset", help=RULESET_HELP)
     showdown.add_argument("hands", nargs="*", help="one player's cards per argument, in seat order")
-    showdown.add_argument("--board", action="append", default=[], help="community cards (twice for double-board games)")
+    showdown.add_argument(
+        "--board",
+        action="append",
+        default=[],
+        help="community cards (twice for double-board games; once per run when the game runs it twice)",
+    )
     showdown.add_argument("--pot", type=int, help="split this many chips among the winners")
     showdown.add_argument(
         "--from",
@@ -146,6 +156,13 @@ def add_showdown(commands: Any) -> None:
         "--hand-size", type=int, help="with --from: cut each line into hands of this many cards (Project Euler 54: 5)"
     )
     showdown.add_argument("--summary", action="store_true", help="with --from: only count the wins of each seat")
+    showdown.add_argument(
+        "--declare",
+        nargs="+",
+        metavar="WORD",
+        help="hi-lo declare games: each player's declaration in seat order (a half's name, e.g. high or low, "
+        "or both)",
+    )
     add_json(showdown, JSON_HELP + "; with --from (without --summary) JSON Lines, one object per line")
     add_root(showdown)
 

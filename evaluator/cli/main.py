@@ -146,6 +146,14 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
 
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset, root=args.root)
+    if args.source is None and not args.hands:
+        raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
+    if ruleset.by_deal:
+        from . import dealt as cli_dealt
+
+        return cli_dealt.run(args, ruleset, out, lambda: _showdown_lines(args.source, stdin), _summary)
+    if args.declare:
+        raise UsageError(f"pokerrules showdown: --declare is for hi-lo declare games; {ruleset.name} is not one")
     if args.source is None:
         if not args.hands:
             raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")

@@ -205,6 +205,8 @@ def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
     game = ruleset.game
     found: list[Diagnostic] = []
     for index, split in enumerate(game.split if game is not None else ()):
+        if split.ruleset is None:
+            continue  # a card half, or this ruleset itself
         try:
             load_split_half(ruleset.document, index, split.ruleset)
         except PokerRulesError as problem:

@@ -149,7 +149,7 @@ def _seat_lines(result: DealShowdown, half: object, seat: int, several: bool) ->
 
     assert isinstance(half, Half)
     mark = "*" if seat in half.winners else " "
-    held = " ".join(str(card) for card in result.players[seat])
+    held = result.dealt[seat] if result.dealt else " ".join(str(card) for card in result.players[seat])
     declared = ""
     if result.declarations is not None and result.declarations[seat] is not None:
         declared = f", declared {result.declarations[seat]}"

@@ -51,6 +51,7 @@ class Resolution:
 
     added: tuple[frozenset[str], ...]
     notes: tuple[WildNote, ...]
+    extras: tuple[str, ...] = ()  # the extra cards the deal gave (game.extra), in words
 
 
 def plural(rank: str) -> str:
@@ -84,7 +85,21 @@ def resolve(rules: Rules, walked: Walked, deck: tuple[Card, ...] | None = None) 
         notes += _follow(rules, walked, deck, added)
     if rules.wild.lowest_down:
         notes += _lowest_down(rules, walked, deck, added)
-    return Resolution(tuple(frozenset(ranks) for ranks in added), tuple(notes))
+    return Resolution(tuple(frozenset(ranks) for ranks in added), tuple(notes), tuple(_extras(walked, deck)))
+
+
+def _extras(walked: Walked, deck: tuple[Card, ...]) -> list[str]:
+    """What each extra card was dealt for (game.extra), in dealing order."""
+    found = []
+    for cards in walked.seats:
+        for before, dealt in zip(cards, cards[1:], strict=False):
+            if dealt.extra:
+                face = "face up" if before.up else "face down"
+                found.append(
+                    f"{deck[before.card]}, dealt {face} to {_seat(dealt.seat)}, gave an extra card: "
+                    f"{deck[dealt.card]} ({'face up' if dealt.up else 'face down'})"
+                )
+    return found
 
 
 def _follow(rules: Rules, walked: Walked, deck: tuple[Card, ...], added: list[set[str]]) -> list[WildNote]:
@@ -152,7 +167,7 @@ def _lowest_down(rules: Rules, walked: Walked, deck: tuple[Card, ...], added: li
         added[seat].add(rank)
         notes.append(
             WildNote(
-                "wild.lowest_rank",
+                "wild.lowest_rank: down",
                 frozenset({rank}),
                 (seat,),
                 f"{plural(rank)} are wild for {_seat(seat)}: {lowest} is the lowest card dealt face down to "
@@ -199,7 +214,7 @@ def _reason(
     if resolution is not None:
         for note in resolution.notes:
             if card.rank in note.ranks and (note.seats is None or seat in note.seats):
-                return note.rule + note.text, f"{note.text} ({note.rule}{': down' if note.rule.endswith('rank') else ''})"
+                return note.rule + note.text, f"{note.text} ({note.rule})"
     if wild.lowest_rank:
         return "lowest", "the lowest rank a player holds is wild (wild.lowest_rank)"
     return "other", "wild"

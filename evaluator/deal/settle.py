@@ -38,6 +38,7 @@ from ..engine.showdown import Half, ShowdownResult, best_hand, pot_fractions, sp
 from .deal import BOTH, Deal, half_names
 from .resolve import Resolution, WildNote, resolve, wild_reasons
 from .variant import variant
+from .walk import Dealt
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
@@ -62,6 +63,8 @@ class DealShowdown(ShowdownResult):
     resolutions: list[Resolution] = field(default_factory=list)
     eliminated: list[int] = field(default_factory=list)  # players who declared both and failed
     rules: Rules | None = None
+    dealt: list[str] = field(default_factory=list)  # per seat, the cards in dealing order, (face down)
+
 
     def wild_reasons(self, half: Half, seat: int) -> list[str]:
         """Why each wild card ``seat`` plays in ``half`` is wild (one line per rule)."""
@@ -76,6 +79,7 @@ class DealShowdown(ShowdownResult):
         data = super().as_dict()
         for seat, player in enumerate(data["players"]):
             player["folded"] = self.folded[seat]
+            player["dealt"] = self.dealt[seat]
             player["declared"] = None if self.declarations is None else self.declarations[seat]
             for half, entry in zip(self.halves, player["hands"], strict=True):
                 if isinstance(half, CardHalfResult):
@@ -88,6 +92,7 @@ class DealShowdown(ShowdownResult):
                 for board, resolution in zip(self.boards, self.resolutions, strict=True)
             ],
             "eliminated": self.eliminated,
+            "extra_cards": list(self.resolutions[0].extras) if self.resolutions else [],
         }
         return data
 
@@ -161,6 +166,7 @@ def settle(rules: Rules, deal: Deal, pot: int | None = None) -> DealShowdown:
         resolutions=resolutions,
         eliminated=sorted(eliminated),
         rules=rules,
+        dealt=[dealt_text(rules, cards) for cards in deal.runs[0].seats],
     )
     if pot is not None:
         result.shares, result.carried = split_pot(rules, pot, judged, holes, len(deal.runs))
@@ -270,11 +276,30 @@ def _card_winners(rules: Rules, best: list[Card | None], half: CardHalf) -> list
     return sorted(seat for seat, value in values.items() if value == top)
 
 
+def dealt_text(rules: Rules, cards: list[Dealt]) -> str:
+    """A seat's cards in dealing order, face-down runs in parentheses: ``(As Kd) 7c Qh``."""
+    parts: list[str] = []
+    down: list[str] = []
+    for dealt in cards:
+        if dealt.up:
+            if down:
+                parts.append(f"({' '.join(down)})")
+                down = []
+            parts.append(str(rules.deck[dealt.card]))
+        else:
+            down.append(str(rules.deck[dealt.card]))
+    if down:
+        parts.append(f"({' '.join(down)})")
+    return " ".join(parts)
+
+
 def notes_text(result: DealShowdown) -> list[str]:
     """The wild-card notes of every run, one line each."""
     lines = []
     for run, resolution in enumerate(result.resolutions):
         prefix = f"run {run + 1}: " if len(result.resolutions) > 1 else ""
+        if run == 0:
+            lines += [f"{text} (game.extra)" for text in resolution.extras]
         lines += [f"{prefix}{note.text} ({note.rule})" for note in resolution.notes]
     return lines
 

@@ -193,8 +193,8 @@ def _half(
     label = _label(deal, run, name, split)
     eligible = _eligible(deal, name)
     if card is not None:
-        best = [_best_card(rules, deal, run, seat, card) if seat in eligible else None for seat in range(len(deal.seats))]
-        winners = _card_winners(rules, best, card)
+        best = [best_card(rules, deal, run, seat, card) if seat in eligible else None for seat in range(len(deal.seats))]
+        winners = card_winners(rules, best, card)
         return CardHalfResult(label, _card_rule_text(card), run, [None] * len(best), winners, best=best, rule=_card_rule_text(card))
     assert judge is not None
     extra_static = rules.wild.ranks if judge is not rules else frozenset()
@@ -234,7 +234,7 @@ def _declare(rules: Rules, deal: Deal, halves: list[Half], specs: list[Any]) -> 
         if isinstance(half, CardHalfResult):
             for seat in failed:
                 half.best[seat] = None
-            half.winners = _card_winners(rules, half.best, card)
+            half.winners = card_winners(rules, half.best, card)
         else:
             half.winners = top_cycle(judge, half.hands)
     return failed
@@ -246,7 +246,8 @@ def _card_rule_text(card: CardHalf) -> str:
     return f"the {card.pick} {suit} {where}" + (" (aces low)" if card.ace == "low" else "")
 
 
-def _card_value(rules: Rules, card: Card, half: CardHalf) -> int:
+def card_value(rules: Rules, card: Card, half: CardHalf) -> int:
+    """How good ``card`` is for a card half: bigger is better."""
     order = list(rules.deck_ranks)
     if half.ace == "low" and "A" in order:
         order = ["A"] + [rank for rank in order if rank != "A"]
@@ -254,7 +255,8 @@ def _card_value(rules: Rules, card: Card, half: CardHalf) -> int:
     return value if half.pick == "highest" else -value
 
 
-def _best_card(rules: Rules, deal: Deal, run: int, seat: int, half: CardHalf) -> Card | None:
+def best_card(rules: Rules, deal: Any, run: int, seat: int, half: CardHalf) -> Card | None:
+    """The card of ``seat`` that counts for a card half (None: it holds none); ``deal`` has ``runs``."""
     deck = rules.deck
     candidates = [
         deck[d.card]
@@ -265,11 +267,12 @@ def _best_card(rules: Rules, deal: Deal, run: int, seat: int, half: CardHalf) ->
     ]
     if not candidates:
         return None
-    return max(candidates, key=lambda card: _card_value(rules, card, half))
+    return max(candidates, key=lambda card: card_value(rules, card, half))
 
 
-def _card_winners(rules: Rules, best: list[Card | None], half: CardHalf) -> list[int]:
-    values = {seat: _card_value(rules, card, half) for seat, card in enumerate(best) if card is not None}
+def card_winners(rules: Rules, best: list[Card | None], half: CardHalf) -> list[int]:
+    """The seats holding the best card for a card half (ties split)."""
+    values = {seat: card_value(rules, card, half) for seat, card in enumerate(best) if card is not None}
     if not values:
         return []
     top = max(values.values())

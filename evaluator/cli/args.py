@@ -205,11 +205,14 @@ def add_stats(commands: Any) -> None:
         "Count every deal of a ruleset exactly (by hand classes): per category the number of deals,\n"
         "the probability, the odds, the distinct values and a rarity note; low rulesets also by top card.\n"
         "A game counts the final hand under its own rules: hold'em, stud and razz exactly (any five of\n"
-        "hole + board), Omaha's 2 + 3 and hi-lo halves sampled (--samples, --seed, 95% intervals).",
+        "hole + board), Omaha's 2 + 3 and hi-lo halves sampled (--samples, --seed, 95% intervals).\n"
+        "Dealer's-choice games (Follow the Queen, Baseball, Chicago) deal --players seats street by street:\n"
+        "the categories of a player's hand, the wild cards and card halves the deals gave.",
         "$ pokerrules stats standard\n"
         "$ pokerrules stats standard --cards 7 --json\n"
         "$ pokerrules stats deuces-wild --csv\n"
-        "$ pokerrules stats omaha-hi-lo --samples 100000",
+        "$ pokerrules stats omaha-hi-lo --samples 100000\n"
+        "$ pokerrules stats follow-the-queen --players 6 --samples 5000",
     )
     stats.add_argument("ruleset", help=RULESET_HELP)
     stats.add_argument(
@@ -218,7 +221,16 @@ def add_stats(commands: Any) -> None:
         help="cards dealt (default: the hand size, or the game's hole + board; refused for another game)",
     )
     stats.add_argument("--csv", action="store_true", help="CSV output")
-    stats.add_argument("--samples", type=int, default=50000, help="deals sampled for a must-use or hi-lo game")
+    stats.add_argument(
+        "--samples",
+        type=int,
+        help="deals sampled for a must-use or hi-lo game (default 50,000) or a dealer's-choice game (20,000)",
+    )
+    stats.add_argument(
+        "--players",
+        type=int,
+        help="dealer's-choice games: players at the table (default 5); the deal's wild cards depend on it",
+    )
     stats.add_argument("--seed", type=int, default=2026, help="seed of the sampled deals")
     add_json(stats)
     add_root(stats)

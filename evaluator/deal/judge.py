@@ -233,7 +233,7 @@ class Judge:
         if card is not None:
             best = {}
             for seat in eligible:
-                found = best_card(self.rules, _SeatView(deal), run, seat, card)
+                found = best_card(self.rules, deal[run].seats[seat], card)
                 if found is not None:
                     best[seat] = card_value(self.rules, found, card)
             if not best:
@@ -247,10 +247,3 @@ class Judge:
             return []
         top = max(scores.values())
         return sorted(seat for seat, score in scores.items() if score == top)
-
-
-class _SeatView:
-    """A completed deal seen as :func:`evaluator.deal.settle._best_card` reads a :class:`Deal`."""
-
-    def __init__(self, runs: Completed) -> None:
-        self.runs = runs

@@ -28,6 +28,7 @@ half's winners, odd chips by ``game.odd_chip``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -193,9 +194,10 @@ def _half(
     label = _label(deal, run, name, split)
     eligible = _eligible(deal, name)
     if card is not None:
-        best = [best_card(rules, deal, run, seat, card) if seat in eligible else None for seat in range(len(deal.seats))]
+        seats = deal.runs[run].seats
+        best = [best_card(rules, seats[seat], card) if seat in eligible else None for seat in range(len(deal.seats))]
         winners = card_winners(rules, best, card)
-        return CardHalfResult(label, _card_rule_text(card), run, [None] * len(best), winners, best=best, rule=_card_rule_text(card))
+        return CardHalfResult(label, card_rule_text(card), run, [None] * len(best), winners, best=best, rule=card_rule_text(card))
     assert judge is not None
     extra_static = rules.wild.ranks if judge is not rules else frozenset()
     hands: list[Hand | None] = []
@@ -240,7 +242,8 @@ def _declare(rules: Rules, deal: Deal, halves: list[Half], specs: list[Any]) -> 
     return failed
 
 
-def _card_rule_text(card: CardHalf) -> str:
+def card_rule_text(card: CardHalf) -> str:
+    """A card half in words: 'the highest spade in the hole'."""
     suit = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}.get(card.suit or "", "card")
     where = {"down": "in the hole", "up": "face up", "any": "held"}[card.face]
     return f"the {card.pick} {suit} {where}" + (" (aces low)" if card.ace == "low" else "")
@@ -255,12 +258,12 @@ def card_value(rules: Rules, card: Card, half: CardHalf) -> int:
     return value if half.pick == "highest" else -value
 
 
-def best_card(rules: Rules, deal: Any, run: int, seat: int, half: CardHalf) -> Card | None:
-    """The card of ``seat`` that counts for a card half (None: it holds none); ``deal`` has ``runs``."""
+def best_card(rules: Rules, cards: Sequence[Dealt], half: CardHalf) -> Card | None:
+    """The card of a seat's ``cards`` that counts for a card half (None: it holds none)."""
     deck = rules.deck
     candidates = [
         deck[d.card]
-        for d in deal.runs[run].seats[seat]
+        for d in cards
         if (half.face == "any" or d.up == (half.face == "up"))
         and not deck[d.card].is_joker
         and (half.suit is None or deck[d.card].suit == half.suit)

@@ -375,6 +375,8 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     problem = game_cards_problem(ruleset, cards)
     if problem:
         raise UsageError(f"pokerrules stats: {problem}")
+    if ruleset.by_deal:
+        return _deal_command(ruleset, args, out)
     if needs_game_sampling(ruleset):
         return _game_command(ruleset, args, out)
     from ..core.progress import Progress
@@ -402,6 +404,11 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
     if game is None or cards is None:
         return None
     dealt = game.hole + game.board
+    if ruleset.by_deal:
+        return (
+            f"--cards {cards}: {ruleset.name} is dealt street by street and its hands depend on the deal; "
+            "counting {cards} cards would be another game. Leave out --cards (--players sets the table)"
+        ).replace("{cards}", str(cards))
     if needs_game_sampling(ruleset):
         from .game_stats import use_text
 
@@ -416,6 +423,37 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
             f"counting {cards} would be another game. Leave out --cards, or use a ruleset without a game"
         )
     return None
+
+
+def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
+    """``stats`` of a dealer's-choice game: real deals of ``--players`` seats, sampled."""
+    from .deal_stats import DEFAULT_DEALS, DEFAULT_PLAYERS, deal_stats, deal_table_dict, render_deal_csv, render_deal_text
+
+    deals = getattr(args, "samples", None) or DEFAULT_DEALS
+    players = getattr(args, "players", None) or DEFAULT_PLAYERS
+    if deals < 1:
+        raise UsageError("pokerrules stats: --samples must be at least 1")
+    game = ruleset.game
+    per_seat = game.hole if game is not None else ruleset.hand_size
+    board = (game.board * game.runs) if game is not None else 0
+    if not 1 <= players or players * per_seat + board > ruleset.deck_size:
+        raise UsageError(
+            f"pokerrules stats: --players {players}: {ruleset.name}'s {ruleset.deck_size} cards deal at most "
+            f"{max((ruleset.deck_size - board) // max(per_seat, 1), 1)} players"
+        )
+    seed = getattr(args, "seed", None)
+    bar = Bar(f"dealing {ruleset.name}, {deals:,} deals of {players} players")
+    try:
+        table = deal_stats(ruleset, deals, players, 2026 if seed is None else seed, bar)
+    finally:
+        bar.finish()
+    if args.json:
+        out.write(json_dumps(deal_table_dict(table, ruleset), indent=2) + "\n")
+    elif args.csv:
+        out.write(render_deal_csv(table))
+    else:
+        out.write(render_deal_text(table, ruleset))
+    return EXIT_OK
 
 
 def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:

@@ -87,16 +87,46 @@ class Ruleset(Rules):
         return explain(self, a, b)
 
     def showdown(
-        self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = ""
+        self,
+        hands: Sequence[str | Sequence[Card | str]],
+        board: str | Sequence[Card | str] = "",
+        declare: Sequence[str] | None = None,
     ) -> list[int]:
         """Indices of the winning hands (ties and top cycles split).
 
+        In a game settled by the deal (Follow the Queen, Chicago, ...) each hand is
+        the player's cards in dealing order (see :meth:`deal_showdown`).
+
         >>> load("standard").showdown(["Kc 7d", "Qs Td"], board="Jh Jd Jc Js 9s")
         [0]
+        >>> load("follow-the-queen").showdown(["(2c 9c) Qh 8s 7s 3d (9d)", "(Kc Kh) 6d Ks 2h 5d (5h)"])
+        [1]
         """
+        if self.by_deal:
+            boards = [board] if isinstance(board, str) and board.strip() else ([] if isinstance(board, str) else [" ".join(map(str, board))])
+            texts = [hand if isinstance(hand, str) else " ".join(map(str, hand)) for hand in hands]
+            return self.deal_showdown(texts, boards, declare).winners
         from .compiled.fasthand import showdown
 
         return showdown(self, hands, board).winners
+
+    def deal_showdown(
+        self, players: Sequence[str], boards: Sequence[str] = (), declare: Sequence[str] | None = None, pot: int | None = None
+    ) -> Any:
+        """The showdown of a deal: each player's cards in dealing order (``(As Kd) 7c``: face down in
+        parentheses; ``fold: ...`` a player who folded), one board per run, the declarations.
+
+        Returns a :class:`evaluator.deal.settle.DealShowdown`: winners, shares, halves, and per
+        run the wild cards the deal decided and why.
+
+        >>> result = load("chicago").deal_showdown(["(Ah 2c) As Ad 7c 5h (9d)", "(Ks Qd) Jc 8d 6h 3c (4h)"], pot=10)
+        >>> result.shares
+        [5, 5]
+        """
+        from .deal.deal import read_deal
+        from .deal.settle import settle
+
+        return settle(self, read_deal(self, players, boards, declare), pot)
 
     # --- the fast path: lookup tables (compiled/tables.py, compiled/fast.py) ---------
 

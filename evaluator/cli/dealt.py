@@ -60,10 +60,12 @@ def read_many(args: argparse.Namespace, ruleset: Ruleset, numbered: list[tuple[i
     from ..deal.settle import settle
 
     source = "<stdin>" if args.source == "-" else args.source
-    if numbered and is_action_line(numbered[0][1]):
+    if any(is_action_line(line) for _, line in numbered):
         return [settle(ruleset, deal, args.pot) for deal in read_blocks(ruleset, numbered, source)]
     results = []
     for number, line in numbered:
+        if not line or line.startswith("#"):
+            continue
         try:
             hands, boards, declare = split_deal_line(line)
             if not boards and args.board:
@@ -153,10 +155,10 @@ def _seat_lines(result: DealShowdown, half: object, seat: int, several: bool) ->
     declared = ""
     if result.declarations is not None and result.declarations[seat] is not None:
         declared = f", declared {result.declarations[seat]}"
-    who = f"{mark} player {seat + 1} ({held}{declared})"
+    who = f"{mark} player {seat + 1} {held}" + (f" ({declared[2:]})" if declared else "")
     share = "" if several or result.declarations is not None else "  " + _share(result, seat)
     if result.folded[seat]:
-        return [f"  player {seat + 1} ({held}): folded"]
+        return [f"  player {seat + 1} {held}: folded"]
     if isinstance(half, CardHalfResult):
         card = half.best[seat]
         if card is None:

@@ -151,7 +151,7 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     if ruleset.by_deal:
         from . import dealt as cli_dealt
 
-        return cli_dealt.run(args, ruleset, out, lambda: _showdown_lines(args.source, stdin), _summary)
+        return cli_dealt.run(args, ruleset, out, lambda: _showdown_lines(args.source, stdin, every=True), _summary)
     if args.declare:
         raise UsageError(f"pokerrules showdown: --declare is for hi-lo declare games; {ruleset.name} is not one")
     if args.source is None:
@@ -195,8 +195,9 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     return EXIT_OK
 
 
-def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
-    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read)."""
+def _showdown_lines(source: str, stdin: TextIO, every: bool = False) -> list[tuple[int, str]]:
+    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read);
+    ``every``: blank and comment lines too (deals written as actions are blocks between blank lines)."""
     try:
         stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
         with stream:
@@ -205,6 +206,8 @@ def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
         reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
         where = "<stdin>" if source == "-" else source
         raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
+    if every:
+        return numbered
     return [(number, line) for number, line in numbered if line and not line.startswith("#")]
 
 

@@ -65,8 +65,8 @@ class _Block:
 
 
 def read_blocks(rules: Rules, numbered: Sequence[tuple[int, str]], source: str) -> list[Deal]:
-    """Every deal of the action lines ``numbered`` ((line number, text)); blank lines and lines
-    that are no action separate deals.
+    """Every deal of the lines ``numbered`` ((line number, text)): blocks of actions between blank
+    lines; comments and the other lines of a ``.phh`` file are skipped.
 
     Raises:
         PokerRulesError: G124 for an action that cannot be read, and every problem of
@@ -74,12 +74,12 @@ def read_blocks(rules: Rules, numbered: Sequence[tuple[int, str]], source: str) 
     """
     deals = []
     block: _Block | None = None
-    last = None
     for number, raw in numbered:
-        if last is not None and number > last + 1 and block is not None:
-            deals.append(_finish(rules, block, source))
-            block = None
-        last = number
+        if not raw.strip():
+            if block is not None:  # a blank line ends a deal
+                deals.append(_finish(rules, block, source))
+                block = None
+            continue
         text = _unquote(raw)
         match = _ACTION.match(text)
         if match is None:

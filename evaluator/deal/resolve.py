@@ -73,8 +73,8 @@ def resolve(rules: Rules, walked: Walked, deck: tuple[Card, ...] | None = None) 
     >>> hand = lambda text: [(ids[c], None) for c in text.split()]
     >>> walked = walk(rules.game, [c.rank for c in rules.deck], [hand("2c 3c Qh 6d 7s 8s 9c"),
     ...     hand("2d 3d 6h Kd Ks Kh 4c")], [False, False], [])
-    >>> [sorted(ranks) for ranks in resolve(rules, walked).added]
-    [['6'], ['K']]
+    >>> [sorted(ranks) for ranks in resolve(rules, walked).added]  # 6h followed Qh face up
+    [['6'], ['6']]
     """
     deck = deck or rules.deck
     seats = len(walked.seats)

@@ -132,9 +132,9 @@ def settle(rules: Rules, deal: Deal, pot: int | None = None) -> DealShowdown:
     >>> from evaluator import load
     >>> from evaluator.deal.deal import read_deal
     >>> ftq = load("follow-the-queen")
-    >>> result = settle(ftq, read_deal(ftq, ["2c 3c Qh 6d 7s 8s 9c", "Ac Ad Kh Ks Kd Ah 4c"]))
+    >>> result = settle(ftq, read_deal(ftq, ["(2c 9c) Qh 8s 7s 3d (9d)", "(Kc Kh) 6d Ks 2h 5d (5h)"]))
     >>> result.winners, result.resolutions[0].notes[0].text
-    ([0], 'sixes are wild: 6d was dealt face up to player 1 right after Qh to player 1')
+    ([1], 'sixes are wild: 6d was dealt face up to player 2 right after Qh to player 1')
     """
     if pot is not None and pot < 0:
         raise error(GameError, "G107", "the pot must be a whole number of chips, 0 or more", "<showdown>")

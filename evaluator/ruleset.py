@@ -206,16 +206,23 @@ class Ruleset(Rules):
         samples: int | None = None,
         seed: int | None = None,
         client: Any = None,
+        declare: Sequence[str] | None = None,
     ) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
         Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
-        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
+        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster. A
+        dealer's-choice game takes each player's cards so far in dealing order and ``declare``
+        (hi-lo declare strategies); see ``evaluator/odds/dealt.py``.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
         0.5414
         """
+        if self.by_deal:  # dealer's choice: partly known deals completed street by street
+            from .odds.dealt import dealt_odds
+
+            return dealt_odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, declare=declare)
         from .odds.odds import odds
 
         return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)

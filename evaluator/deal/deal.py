@@ -120,13 +120,20 @@ def read_deal(
     shared = _shared_prefix(board_texts)
     _check_counts(rules, seats, board_texts, shared)
     rank_of = [card.rank for card in rules.deck]
+    draw = None
+    if allow_unknown:  # a partly known deal (odds): cards not given stand in as a card that buys nothing
+        quiet = next(i for i, rank in enumerate(rank_of) if rank not in {e.rank for e in game.extra})
+
+        def draw() -> int:
+            return quiet
+
     walked = []
     for run in board_texts or (CardsText("", "<board 1>", (), ()),):
         try:
-            walked.append(walk(game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given))
+            walked.append(walk(game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given, draw))
         except WalkProblem as problem:
             raise _walk_error(rules, problem, seats, run) from None
-    declarations = _declarations(rules, seats, declare)
+    declarations = _declarations(rules, seats, declare, required=not allow_unknown)
     return Deal(rules, seats, board_texts, tuple(walked), declarations, shared)
 
 
@@ -191,11 +198,13 @@ def _walk_error(rules: Rules, problem: WalkProblem, seats: Sequence[CardsText], 
     )
 
 
-def _declarations(rules: Rules, seats: Sequence[CardsText], declare: Sequence[str] | None) -> tuple[str | None, ...] | None:
+def _declarations(
+    rules: Rules, seats: Sequence[CardsText], declare: Sequence[str] | None, required: bool = True
+) -> tuple[str | None, ...] | None:
     """Each seat's declaration (None for a folded seat), checked against the halves (G120)."""
     game = rules.game
     if declare is None or not list(declare):
-        if game is not None and game.declare is not None and any(not seat.folded for seat in seats):
+        if required and game is not None and game.declare is not None and any(not seat.folded for seat in seats):
             raise error(
                 GameError,
                 "G120",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .walk import UNKNOWN, Given, Walked, walk
+from .walk import UNKNOWN, Given, Walked, WalkProblem, walk
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -105,15 +105,31 @@ def regular_draws(rules: Rules, known: Known) -> tuple[int, bool]:
     return drawn + board * game.runs, may_trigger
 
 
+#: Draws tried for one deal before the known cards are judged impossible to complete.
+MAX_TRIES = 1000
+
+
 def random_deals(rules: Rules, known: Known, count: int, rng: np.random.Generator) -> Iterator[Completed]:
-    """``count`` random completions of ``known`` (each one permutation of the cards left)."""
+    """``count`` random completions of ``known`` (each one permutation of the cards left).
+
+    A completion the known cards do not fit (a card given face down where an
+    extra card drawn shifts the deal) is drawn again: the deals are those
+    consistent with everything known.
+    """
     left = np.array(known.left(rules), dtype=np.int64)
     block = 4096
     for start in range(0, count, block):
         rows = min(block, count - start)
         drawn = left[np.argsort(rng.random((rows, len(left))), axis=1)]
         for row in drawn.tolist():
-            yield complete(rules, known, row)
+            for _ in range(MAX_TRIES):
+                try:
+                    yield complete(rules, known, row)
+                    break
+                except WalkProblem:
+                    row = left[rng.permutation(len(left))].tolist()
+            else:
+                raise IndexError("no completion of the known cards was found")
 
 
 def exact_count(rules: Rules, known: Known) -> int | None:
@@ -130,7 +146,9 @@ class _Short(Exception):
 
 def every_deal(rules: Rules, known: Known) -> Iterator[tuple[Completed, float]]:
     """Every way of completing ``known``, with its probability: each card drawn is any card left,
-    equally likely (a deal that draws an extra card goes one draw deeper)."""
+    equally likely (a deal that draws an extra card goes one draw deeper). Draws the known cards
+    do not fit are left out, so the weights sum to the chance of the known cards (the caller
+    divides by it)."""
     left = known.left(rules)
 
     stack: list[tuple[list[int], list[int], float]] = [([], left, 1.0)]
@@ -138,6 +156,8 @@ def every_deal(rules: Rules, known: Known) -> Iterator[tuple[Completed, float]]:
         prefix, rest, weight = stack.pop()
         try:
             deal = complete(rules, known, _Strict(prefix))
+        except WalkProblem:
+            continue  # the known cards do not fit this draw: not a possible deal
         except _Short:
             share = weight / len(rest)
             for index in range(len(rest) - 1, -1, -1):

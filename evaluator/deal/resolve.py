@@ -218,3 +218,51 @@ def _reason(
     if wild.lowest_rank:
         return "lowest", "the lowest rank a player holds is wild (wild.lowest_rank)"
     return "other", "wild"
+
+
+def rules_text(rules: Rules) -> list[str]:
+    """The game's rules that depend on the deal (and its static wild cards), one sentence each.
+
+    >>> rules_text(__import__("evaluator").load("baseball"))
+    ['threes and nines are wild (wild.ranks)', 'a 4 dealt face up gives its player one more card at once, face down (game.extra)']
+    """
+    wild = rules.wild
+    follow = wild.follow
+    lines = []
+    static = wild.ranks - ({follow.rank} if follow is not None and follow.trigger_wild else set())
+    if static:
+        names = [plural(rank) for rank in rules.deck_ranks if rank in static]
+        lines.append(f"{' and '.join(names)} are wild (wild.ranks)")
+    if wild.cards:
+        lines.append(f"{' '.join(sorted(str(c) for c in wild.cards))} are wild (wild.cards)")
+    if wild.lowest_rank:
+        lines.append("the lowest rank a player holds is wild for that player (wild.lowest_rank)")
+    if follow is not None:
+        who = "every player" if follow.follower == "all" else "the player dealt it"
+        lead = f"{plural(follow.rank)} are wild, and " if follow.trigger_wild else ""
+        lines.append(
+            f"{lead}the rank of the card dealt face up right after the last face-up {RANK_NAMES[follow.rank][0]} is wild "
+            f"for {who} (wild.follow)"
+        )
+    if wild.lowest_down:
+        lines.append("each player's lowest face-down rank is wild for that player (wild.lowest_rank: down)")
+    game = rules.game
+    if game is None:
+        return lines
+    for extra in game.extra:
+        face = "face up" if extra.face == "up" else "face down" if extra.face == "down" else ""
+        lines.append(
+            f"a {extra.rank} dealt {face or 'either way'} gives its player one more card at once, "
+            f"{'face up' if extra.gives == 'up' else 'face down'} (game.extra)"
+        )
+    for split in game.split:
+        if split.card is not None:
+            from .settle import card_rule_text
+
+            lines.append(f"the {split.name} half goes to {card_rule_text(split.card)} (game.split)")
+    if game.declare is not None:
+        must = "win every half outright" if game.declare == "win" else "win or tie every half"
+        lines.append(f"players declare which half they play for; one declaring both must {must} (game.declare)")
+    if game.runs > 1:
+        lines.append(f"after an all-in the rest of the board is dealt {game.runs} times, the pot split between the runs (game.runs)")
+    return lines

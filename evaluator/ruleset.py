@@ -81,7 +81,14 @@ class Ruleset(Rules):
 
         >>> load("standard").explain("Kh Kd 9c 7s 2h", "Ks Kc 8d 7h 2c").decided_by
         'kicker'
+
+        When the deal decides wild cards (Follow the Queen), two card strings are the
+        two seats of a heads-up deal in dealing order (see ``evaluator/deal/explain.py``).
         """
+        if self.wild.by_deal and isinstance(a, str) and isinstance(b, str):
+            from .deal.explain import explain_deal
+
+            return explain_deal(self, a, b)
         from .engine.explain import explain
 
         return explain(self, a, b)

@@ -147,7 +147,7 @@ def _check_halves(builder: _Builder, game: Game) -> None:
             "hi-lo declare needs a split pot: game.split must name at least two halves to declare for",
             ("game", "declare"),
         )
-    if game.runs > 1 and not builder.touched(("game",)):
+    if game.runs > 1 and not any(builder.touched(("game", key)) for key in ("board", "boards", "runs")):
         if game.board == 0:
             builder.report("G117", "run it twice deals the board again, but the game has no board", ("game", "runs"))
         elif game.boards > 1:
@@ -170,12 +170,20 @@ def build_deal_wild(
     return follow, spec.get("lowest_rank") == "down"
 
 
+_DEALING = (("game", "streets"), ("game", "hole"), ("game", "board"))
+
+
+def _dealing_unread(builder: _Builder) -> bool:
+    """Whether the schema took out part of what says how the cards are dealt."""
+    return any(builder.touched(path) for path in _DEALING)
+
+
 def check_deal_rules(
     builder: _Builder, wild: WildRules, game: Game | None, deck_ranks: tuple[str, ...], suits: tuple[str, ...]
 ) -> None:
     """The rules that read the deal need a game that deals what they look at (G114, G115, G118)."""
     faces = set() if game is None else _faces(game) | ({"up"} if game.board else set())
-    if wild.follow is not None and "up" not in faces and not builder.touched(("game",)):
+    if wild.follow is not None and "up" not in faces and not _dealing_unread(builder):
         builder.report(
             "G114",
             "wild.follow looks at the cards dealt face up, but "
@@ -184,7 +192,7 @@ def check_deal_rules(
             "add game.streets with face-up cards (seven-card stud: [{down: 2}, {up: 1}, {up: 1}, {up: 1}, "
             "{up: 1}, {down: 1}])",
         )
-    if wild.lowest_down and "down" not in faces and not builder.touched(("game",)):
+    if wild.lowest_down and "down" not in faces and not _dealing_unread(builder):
         builder.report(
             "G114",
             "wild.lowest_rank: down looks at each player's face-down cards, but "
@@ -203,7 +211,7 @@ def check_deal_rules(
     for index, extra in enumerate(game.extra):
         if extra.rank not in deck_ranks:
             builder.report("R111", f"game.extra rank {extra.rank} is not in the deck", ("game", "extra", index, "rank"))
-        if extra.face != "any" and extra.face not in _faces(game) and not builder.touched(("game",)):
+        if extra.face != "any" and extra.face not in _faces(game) and not _dealing_unread(builder):
             builder.report(
                 "G118",
                 f"game.extra waits for a {extra.rank} dealt face {extra.face}, but the game deals no card face "

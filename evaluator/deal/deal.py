@@ -94,7 +94,7 @@ def read_deal(
     if len(players) > MAX_PLAYERS:
         raise error(GameError, "G103", f"{len(players)} players; at most {MAX_PLAYERS} are seated", "<showdown>")
     seats = tuple(
-        text if isinstance(text, CardsText) else read_cards_text(rules, text, f"<hand {i + 1}>", allow_unknown, True)
+        text if isinstance(text, CardsText) else read_cards_text(rules, text, f"<hand {i + 1}>", True, True)
         for i, text in enumerate(players)
     )
     if all(seat.folded for seat in seats) and not allow_unknown:
@@ -103,8 +103,8 @@ def read_deal(
         text if isinstance(text, CardsText) else read_cards_text(rules, text, f"<board {i + 1}>", allow_unknown, False)
         for i, text in enumerate(boards)
     )
-    if not allow_unknown:
-        for text in seats + board_texts:
+    if not allow_unknown:  # a folded player's cards may stay unseen (not the ones dealt face up)
+        for text in [seat for seat in seats if not seat.folded] + list(board_texts):
             for index, (card, _) in enumerate(text.given):
                 if card == UNKNOWN:
                     raise text.fail(
@@ -120,21 +120,36 @@ def read_deal(
     shared = _shared_prefix(board_texts)
     _check_counts(rules, seats, board_texts, shared)
     rank_of = [card.rank for card in rules.deck]
-    draw = None
-    if allow_unknown:  # a partly known deal (odds): cards not given stand in as a card that buys nothing
-        quiet = next(i for i, rank in enumerate(rank_of) if rank not in {e.rank for e in game.extra})
+    # cards not seen stand in as a card that buys nothing: in a partly known deal (odds) and in a
+    # folded player's hole
+    quiet = next(i for i, rank in enumerate(rank_of) if rank not in {e.rank for e in game.extra})
 
-        def draw() -> int:
-            return quiet
+    def draw() -> int:
+        return quiet
 
     walked = []
     for run in board_texts or (CardsText("", "<board 1>", (), ()),):
         try:
-            walked.append(walk(game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given, draw))
+            found = walk(game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given, draw, allow_unknown)
         except WalkProblem as problem:
             raise _walk_error(rules, problem, seats, run) from None
+        if not allow_unknown:
+            _unseen_face_up(seats, found)
+        walked.append(found)
     declarations = _declarations(rules, seats, declare, required=not allow_unknown)
     return Deal(rules, seats, board_texts, tuple(walked), declarations, shared)
+
+
+def _unseen_face_up(seats: Sequence[CardsText], walked: Walked) -> None:
+    """G121: a folded player's card dealt face up was seen by everyone: it must be written."""
+    for seat, text in enumerate(seats):
+        for index, dealt in enumerate(walked.seats[seat]):
+            if dealt.up and index < len(text.given) and text.given[index][0] == UNKNOWN:
+                raise text.fail(
+                    "G121",
+                    f"player {seat + 1}'s card {index + 1} was dealt face up: everyone saw it, write it",
+                    index,
+                )
 
 
 def _shared_prefix(boards: Sequence[CardsText]) -> int:

@@ -70,6 +70,7 @@ def walk(
     folded: Sequence[bool],
     board: Given,
     draw: Callable[[], int] | None = None,
+    draw_missing: bool = True,
 ) -> Walked:
     """Deal ``game`` to ``len(given)`` seats in dealing order.
 
@@ -102,6 +103,8 @@ def walk(
                 raise WalkProblem("face", seat, index, up)
         elif folded[seat]:
             return False  # a folded player is dealt nothing more
+        elif not draw_missing:
+            raise WalkProblem("missing", seat, index, up)
         else:
             card = UNKNOWN
         if card == UNKNOWN:

@@ -110,15 +110,24 @@ class Ruleset(Rules):
         [1]
         """
         if self.by_deal:
-            boards = [board] if isinstance(board, str) and board.strip() else ([] if isinstance(board, str) else [" ".join(map(str, board))])
+            boards = (
+                [board]
+                if isinstance(board, str) and board.strip()
+                else ([] if isinstance(board, str) else [" ".join(map(str, board))])
+            )
             texts = [hand if isinstance(hand, str) else " ".join(map(str, hand)) for hand in hands]
-            return self.deal_showdown(texts, boards, declare).winners
+            winners: list[int] = self.deal_showdown(texts, boards, declare).winners
+            return winners
         from .compiled.fasthand import showdown
 
         return showdown(self, hands, board).winners
 
     def deal_showdown(
-        self, players: Sequence[str], boards: Sequence[str] = (), declare: Sequence[str] | None = None, pot: int | None = None
+        self,
+        players: Sequence[str],
+        boards: Sequence[str] = (),
+        declare: Sequence[str] | None = None,
+        pot: int | None = None,
     ) -> Any:
         """The showdown of a deal: each player's cards in dealing order (``(As Kd) 7c``: face down in
         parentheses; ``fold: ...`` a player who folded), one board per run, the declarations.

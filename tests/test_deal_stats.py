@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import sqrt
 
@@ -69,7 +69,7 @@ def category(values: tuple[int, ...], flush: bool) -> int:
     return ORDER.index("pair" if counts[0] == 2 else "high_card")
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_fill(naturals: tuple[int, ...], one_suit: bool, wilds: int) -> int:
     """The best category of five cards: ``naturals`` rank values, ``wilds`` wild cards filled every way."""
     best = len(ORDER)

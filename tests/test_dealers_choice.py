@@ -17,8 +17,8 @@ from evaluator import load
 from evaluator.core.errors import PokerRulesError
 from evaluator.deal.deal import read_deal
 from evaluator.deal.settle import settle
-from evaluator.ruleset import build_ruleset
 from evaluator.rules.load import load_document
+from evaluator.ruleset import build_ruleset
 
 
 def _rules(tmp_path: Path, text: str, name: str = "house") -> object:
@@ -27,7 +27,13 @@ def _rules(tmp_path: Path, text: str, name: str = "house") -> object:
     return build_ruleset(load_document(path), path)
 
 
-def _settle(name: str, players: list[str], boards: list[str] | None = None, declare: list[str] | None = None, pot: int | None = None):  # type: ignore[no-untyped-def]
+def _settle(
+    name: str,
+    players: list[str],
+    boards: list[str] | None = None,
+    declare: list[str] | None = None,
+    pot: int | None = None,
+):  # type: ignore[no-untyped-def]
     rules = load(name)
     return settle(rules, read_deal(rules, players, boards or [], declare), pot)
 
@@ -70,9 +76,7 @@ def test_a_later_queen_cancels_the_earlier_follower_and_face_down_queens_do_not_
 
 def test_a_folded_players_face_up_cards_still_count() -> None:
     # Qc (p2) is followed by 7c, dealt to player 3 before they folded: sevens are wild.
-    result = _settle(
-        "follow-the-queen", ["(7d As) Ah 9c 4s Jd (2c)", "(9h 9d) Qc Kd 5s 3c (8h)", "fold: (Jc Js) 7c"]
-    )
+    result = _settle("follow-the-queen", ["(7d As) Ah 9c 4s Jd (2c)", "(9h 9d) Qc Kd 5s 3c (8h)", "fold: (Jc Js) 7c"])
     assert result.resolutions[0].added[0] == frozenset({"7"})
     assert result.winners == [0] and result.folded == [False, False, True]
     assert result.halves[0].hands[2] is None and result.fractions[2] == 0
@@ -185,7 +189,11 @@ def test_a_tie_for_a_swing_player(tmp_path: Path) -> None:
 def test_declarations_are_checked() -> None:
     rules = load("stud-hi-lo-declare")
     deal = ["(As 2d) 3c 4h 5s 9d (Kc)", "(Kd Ks) Kh 7c 7d 2s (Qc)"]
-    for declare, text in ((None, "give each player's declaration"), (["low"], "2 players"), (["low", "middle"], "not a declaration")):
+    for declare, text in (
+        (None, "give each player's declaration"),
+        (["low"], "2 players"),
+        (["low", "middle"], "not a declaration"),
+    ):
         with pytest.raises(PokerRulesError) as raised:
             read_deal(rules, deal, [], declare)
         assert raised.value.code == "G120" and text in raised.value.first.message
@@ -224,7 +232,9 @@ def test_each_players_lowest_hole_card_is_wild_for_that_player_only() -> None:
     assert result.resolutions[0].added == (frozenset({"3"}), frozenset({"2"}))
     first, second = result.halves[0].hands
     assert first is not None and first.category == "four_of_a_kind"
-    assert second is not None and second.category == "straight_flush" and "3d" not in second.wilds  # p2's three is natural
+    assert (
+        second is not None and second.category == "straight_flush" and "3d" not in second.wilds
+    )  # p2's three is natural
     assert result.winners == [1]
 
 
@@ -270,8 +280,15 @@ def test_a_plain_path_refuses_a_game_settled_by_the_deal() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["follow-the-queen", "baseball", "chicago", "low-hole-wild", "stud-hi-lo-declare", "holdem-run-it-twice",
-     "follow-the-queen-low-chicago"],
+    [
+        "follow-the-queen",
+        "baseball",
+        "chicago",
+        "low-hole-wild",
+        "stud-hi-lo-declare",
+        "holdem-run-it-twice",
+        "follow-the-queen-low-chicago",
+    ],
 )
 def test_the_judge_settles_random_deals_as_the_showdown_does(name: str) -> None:
     import numpy as np
@@ -300,7 +317,18 @@ def test_showdown_command_says_which_rule_made_which_card_wild(capsys: pytest.Ca
     assert code == 0
     assert "sixes are wild: 6d was dealt face up to player 2 right after Qh to player 1 (wild.follow)" in out
     assert "wild 6d: sixes are wild" in out and "= 10 chips" in out
-    code = main(["showdown", "stud-hi-lo-declare", "(As 2d) 3c 4h 5s 9d (Kc)", "(Kd Ks) Kh 7c 7d 2s (Qc)", "--declare", "both", "high", "--json"])
+    code = main(
+        [
+            "showdown",
+            "stud-hi-lo-declare",
+            "(As 2d) 3c 4h 5s 9d (Kc)",
+            "(Kd Ks) Kh 7c 7d 2s (Qc)",
+            "--declare",
+            "both",
+            "high",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["deal"]["eliminated"] == [0] and data["players"][0]["declared"] == "both"
 

@@ -160,8 +160,7 @@ def add_showdown(commands: Any) -> None:
         "--declare",
         nargs="+",
         metavar="WORD",
-        help="hi-lo declare games: each player's declaration in seat order (a half's name, e.g. high or low, "
-        "or both)",
+        help="hi-lo declare games: each player's declaration in seat order (a half's name, e.g. high or low, or both)",
     )
     add_json(showdown, JSON_HELP + "; with --from (without --summary) JSON Lines, one object per line")
     add_root(showdown)

@@ -128,7 +128,9 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
             bar = Bar(f"odds under {ruleset.name}")
             if ruleset.by_deal:
                 if client is not None:
-                    raise UsageError(f"pokerrules odds: {ruleset.name} is dealt street by street: its odds run on one machine")
+                    raise UsageError(
+                        f"pokerrules odds: {ruleset.name} is dealt street by street: its odds run on one machine"
+                    )
                 from ..odds.dealt import dealt_odds
 
                 try:

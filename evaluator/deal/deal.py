@@ -130,7 +130,9 @@ def read_deal(
     walked = []
     for run in board_texts or (CardsText("", "<board 1>", (), ()),):
         try:
-            found = walk(game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given, draw, allow_unknown)
+            found = walk(
+                game, rank_of, [s.given for s in seats], [s.folded for s in seats], run.given, draw, allow_unknown
+            )
         except WalkProblem as problem:
             raise _walk_error(rules, problem, seats, run) from None
         if not allow_unknown:
@@ -176,9 +178,7 @@ def _check_counts(rules: Rules, seats: Sequence[CardsText], boards: Sequence[Car
             seen[card] = seen.get(card, 0) + 1
             limit = 1 if deck[card].is_joker else rules.copies
             if seen[card] > limit:
-                raise text.fail(
-                    "G104", f"{deck[card]} is dealt {seen[card]} times, but the deck holds {limit}", index
-                )
+                raise text.fail("G104", f"{deck[card]} is dealt {seen[card]} times, but the deck holds {limit}", index)
 
 
 def _walk_error(rules: Rules, problem: WalkProblem, seats: Sequence[CardsText], board: CardsText) -> PokerRulesError:

@@ -55,8 +55,17 @@ def deal_of(rules: Rules, runs: Completed, folded: Sequence[bool], declarations:
         CardsText("", f"<hand {i + 1}>", tuple((d.card, d.up) for d in cards), (), folded[i])
         for i, cards in enumerate(runs[0].seats)
     )
-    boards = tuple(CardsText("", f"<board {i + 1}>", tuple((d.card, True) for d in run.board), ()) for i, run in enumerate(runs))
-    return Deal(rules, seats, boards if rules.game and rules.game.board else (), tuple(runs), None if declarations is None else tuple(declarations), 0)
+    boards = tuple(
+        CardsText("", f"<board {i + 1}>", tuple((d.card, True) for d in run.board), ()) for i, run in enumerate(runs)
+    )
+    return Deal(
+        rules,
+        seats,
+        boards if rules.game and rules.game.board else (),
+        tuple(runs),
+        None if declarations is None else tuple(declarations),
+        0,
+    )
 
 
 class _Half:
@@ -109,7 +118,9 @@ class _Half:
 class Judge:
     """Settles completed deals of one game with ``players`` seats (see the module docstring)."""
 
-    def __init__(self, rules: Rules, players: int, folded: Sequence[bool] = (), declarations: Sequence[str | None] | None = None) -> None:
+    def __init__(
+        self, rules: Rules, players: int, folded: Sequence[bool] = (), declarations: Sequence[str | None] | None = None
+    ) -> None:
         self.rules = rules
         self.players = players
         self.folded = list(folded) + [False] * (players - len(folded))
@@ -130,7 +141,9 @@ class Judge:
         shares = np.zeros((n, players))
         halves = {name: np.zeros((n, players)) for name in self.names}
         dead = {name: np.ones(n, dtype=bool) for name in self.names}
-        categories = {name: np.full((n, players), -1, dtype=np.int64) for name, judge, _ in self.specs if judge is not None}
+        categories = {
+            name: np.full((n, players), -1, dtype=np.int64) for name, judge, _ in self.specs if judge is not None
+        }
         wild_sets: list[tuple[frozenset[str], ...]] = []
         resolutions = [[resolve(self.rules, run) for run in deal] for deal in deals]
         wild_sets = [r[0].added for r in resolutions]
@@ -151,7 +164,7 @@ class Judge:
         """Per half, (n, players) comparable values of run ``run`` (-1: no hand; None: a card half)."""
         n = len(deals)
         found: list[np.ndarray | None] = []
-        for (name, judge, _), half in zip(self.specs, self.halves, strict=True):
+        for (name, _judge, _), half in zip(self.specs, self.halves, strict=True):
             if half is None:
                 found.append(None)
                 continue
@@ -166,9 +179,11 @@ class Judge:
                     groups.setdefault(key, []).append((index, seat))
             for added, _, _ in groups:
                 half.ranker(added)  # every variant first: the order of strengths is then fixed for this batch
-            for (added, size, board_size), rows in groups.items():
+            for (added, _size, board_size), rows in groups.items():
                 holdings = np.array([[d.card for d in deals[i][run].seats[s]] for i, s in rows], dtype=np.int64)
-                boards = np.array([[d.card for d in deals[i][run].board] for i, _ in rows], dtype=np.int64).reshape(len(rows), board_size)
+                boards = np.array([[d.card for d in deals[i][run].board] for i, _ in rows], dtype=np.int64).reshape(
+                    len(rows), board_size
+                )
                 mapped, category = half.values(added, holdings, boards)
                 where = tuple(np.array(rows).T)
                 values[where] = mapped
@@ -198,7 +213,8 @@ class Judge:
                     for seat, said in enumerate(self.declarations)
                     if said == BOTH
                     and any(
-                        seat not in winners or (self.rules.game is not None and self.rules.game.declare == "win" and len(winners) > 1)
+                        seat not in winners
+                        or (self.rules.game is not None and self.rules.game.declare == "win" and len(winners) > 1)
                         for winners in per_half
                     )
                 }

@@ -100,7 +100,13 @@ def _action(rules: Rules, block: _Block, match: re.Match[str], number: int, raw:
             return
         target = _DEALT_TO.match(rest)
         if verb != "dh" or target is None:
-            raise _fail(source, number, raw.find(verb) + 1, raw, f"the dealer deals with 'd dh pN CARDS' or 'd db CARDS', not {verb!r}")
+            raise _fail(
+                source,
+                number,
+                raw.find(verb) + 1,
+                raw,
+                f"the dealer deals with 'd dh pN CARDS' or 'd db CARDS', not {verb!r}",
+            )
         seat = _seat(target.group("seat"), source, number, col, raw)
         cards = target.group("cards")
         block.cards.setdefault(seat, []).append((cards, number, raw.find(cards, col - 1) + 1, raw))
@@ -113,7 +119,9 @@ def _action(rules: Rules, block: _Block, match: re.Match[str], number: int, raw:
     elif verb == "declare":
         block.declared[seat] = rest.strip()
     elif verb == "sd":
-        raise _fail(source, number, raw.find(verb) + 1, raw, "draws (sd) are not read: give the cards held at the showdown")
+        raise _fail(
+            source, number, raw.find(verb) + 1, raw, "draws (sd) are not read: give the cards held at the showdown"
+        )
     elif verb not in _BETTING:
         raise _fail(source, number, raw.find(verb) + 1, raw, f"unknown action {verb!r}")
 
@@ -162,7 +170,9 @@ def _joined(rules: Rules, parts: list[tuple[str, int, int, str]], source: str, f
         except PokerRulesError as problem:
             first = problem.first
             raise PokerRulesError(
-                replace(first, source=source, line=number, col=col + first.col - 1, context=caret(raw, col + first.col - 1))
+                replace(
+                    first, source=source, line=number, col=col + first.col - 1, context=caret(raw, col + first.col - 1)
+                )
             ) from None
         given += read.given
         cols += [col + c - 1 for c in read.cols]
@@ -196,9 +206,7 @@ def _show(rules: Rules, dealt: CardsText, shown: CardsText, source: str) -> Card
 
     unknown = [i for i, (card, _) in enumerate(dealt.given) if card == UNKNOWN]
     if len(shown.given) != len(unknown):
-        raise shown.fail(
-            "G124", f"{len(shown.given)} cards shown for {len(unknown)} dealt as '??'", 0
-        )
+        raise shown.fail("G124", f"{len(shown.given)} cards shown for {len(unknown)} dealt as '??'", 0)
     given = list(dealt.given)
     for index, (card, _) in zip(unknown, shown.given, strict=True):
         given[index] = (card, given[index][1])

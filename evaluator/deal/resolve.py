@@ -27,7 +27,7 @@ from .walk import BOARD, Dealt, Walked
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
-    from ..rules.ruleset import Rules
+    from ..rules.ruleset import CardHalf, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +116,11 @@ def _follow(rules: Rules, walked: Walked, deck: tuple[Card, ...], added: list[se
         elif last_trigger is not None and follower is None:
             follower = dealt
     if last_trigger is None:
-        return [WildNote("wild.follow", frozenset(), None, f"no {RANK_NAMES[follow.rank][0]} was dealt face up: no rank follows")]
+        return [
+            WildNote(
+                "wild.follow", frozenset(), None, f"no {RANK_NAMES[follow.rank][0]} was dealt face up: no rank follows"
+            )
+        ]
     trigger_text = f"{deck[last_trigger.card]} to {_seat(last_trigger.seat)}"
     if follower is None:
         return [
@@ -220,6 +224,13 @@ def _reason(
     return "other", "wild"
 
 
+def card_rule_text(card: CardHalf) -> str:
+    """A card half in words: 'the highest spade in the hole'."""
+    suit = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}.get(card.suit or "", "card")
+    where = {"down": "in the hole", "up": "face up", "any": "held"}[card.face]
+    return f"the {card.pick} {suit} {where}" + (" (aces low)" if card.ace == "low" else "")
+
+
 def rules_text(rules: Rules) -> list[str]:
     """The game's rules that depend on the deal (and its static wild cards), one sentence each.
 
@@ -257,12 +268,12 @@ def rules_text(rules: Rules) -> list[str]:
         )
     for split in game.split:
         if split.card is not None:
-            from .settle import card_rule_text
-
             lines.append(f"the {split.name} half goes to {card_rule_text(split.card)} (game.split)")
     if game.declare is not None:
         must = "win every half outright" if game.declare == "win" else "win or tie every half"
         lines.append(f"players declare which half they play for; one declaring both must {must} (game.declare)")
     if game.runs > 1:
-        lines.append(f"after an all-in the rest of the board is dealt {game.runs} times, the pot split between the runs (game.runs)")
+        lines.append(
+            f"after an all-in the rest of the board is dealt {game.runs} times, the pot split between the runs (game.runs)"
+        )
     return lines

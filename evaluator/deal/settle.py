@@ -37,7 +37,7 @@ from ..core.errors import GameError, error
 from ..engine.hand import Hand
 from ..engine.showdown import Half, ShowdownResult, best_hand, pot_fractions, split_pot, top_cycle
 from .deal import BOTH, Deal, half_names
-from .resolve import Resolution, WildNote, resolve, wild_reasons
+from .resolve import Resolution, WildNote, card_rule_text, resolve, wild_reasons
 from .variant import variant
 from .walk import Dealt
 
@@ -65,7 +65,6 @@ class DealShowdown(ShowdownResult):
     eliminated: list[int] = field(default_factory=list)  # players who declared both and failed
     rules: Rules | None = None
     dealt: list[str] = field(default_factory=list)  # per seat, the cards in dealing order, (face down)
-
 
     def wild_reasons(self, half: Half, seat: int) -> list[str]:
         """Why each wild card ``seat`` plays in ``half`` is wild (one line per rule)."""
@@ -146,9 +145,7 @@ def settle(rules: Rules, deal: Deal, pot: int | None = None) -> DealShowdown:
     eliminated: set[int] = set()
     for run, resolution in enumerate(resolutions):
         board = deal.board_cards(run)
-        halves = [
-            _half(rules, deal, run, resolution, name, judge, card, board) for name, judge, card in specs
-        ]
+        halves = [_half(rules, deal, run, resolution, name, judge, card, board) for name, judge, card in specs]
         if deal.declarations is not None:
             eliminated |= _declare(rules, deal, halves, specs)
         judged += halves
@@ -197,7 +194,9 @@ def _half(
         seats = deal.runs[run].seats
         best = [best_card(rules, seats[seat], card) if seat in eligible else None for seat in range(len(deal.seats))]
         winners = card_winners(rules, best, card)
-        return CardHalfResult(label, card_rule_text(card), run, [None] * len(best), winners, best=best, rule=card_rule_text(card))
+        return CardHalfResult(
+            label, card_rule_text(card), run, [None] * len(best), winners, best=best, rule=card_rule_text(card)
+        )
     assert judge is not None
     extra_static = rules.wild.ranks if judge is not rules else frozenset()
     hands: list[Hand | None] = []
@@ -240,13 +239,6 @@ def _declare(rules: Rules, deal: Deal, halves: list[Half], specs: list[Any]) -> 
         else:
             half.winners = top_cycle(judge, half.hands)
     return failed
-
-
-def card_rule_text(card: CardHalf) -> str:
-    """A card half in words: 'the highest spade in the hole'."""
-    suit = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}.get(card.suit or "", "card")
-    where = {"down": "in the hole", "up": "face up", "any": "held"}[card.face]
-    return f"the {card.pick} {suit} {where}" + (" (aces low)" if card.ace == "low" else "")
 
 
 def card_value(rules: Rules, card: Card, half: CardHalf) -> int:

@@ -56,7 +56,11 @@ def _hand(ruleset: Rules, hand: CardsLike | Hand) -> Hand:
 def own_hand(ruleset: Rules, hand: Hand) -> Hand:
     """``hand`` when it was evaluated by ``ruleset`` (or an identical one), else TypeError:
     a hand of another ruleset has another category order and strength."""
-    if hand.ruleset is not ruleset and hand.ruleset.data != ruleset.data and family(hand.ruleset) is not family(ruleset):
+    if (
+        hand.ruleset is not ruleset
+        and hand.ruleset.data != ruleset.data
+        and family(hand.ruleset) is not family(ruleset)
+    ):
         raise TypeError(
             f"a hand of {hand.ruleset.name} cannot be compared by {ruleset.name}: evaluate its cards with {ruleset.name} instead"
         )
@@ -78,8 +82,7 @@ def refuse_dealt(ruleset: Rules, what: str) -> None:
             f"{ruleset.name}'s {what} depends on how the cards were dealt (wild cards, extra cards or pot "
             "halves decided by the deal, declare, or run it twice)",
             "<showdown>",
-            hint="give the deal in dealing order to evaluator.deal (Ruleset.showdown and "
-            "`pokerrules showdown` do)",
+            hint="give the deal in dealing order to evaluator.deal (Ruleset.showdown and `pokerrules showdown` do)",
         )
 
 

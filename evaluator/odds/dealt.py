@@ -98,9 +98,7 @@ def dealt_odds(
         raise error(OddsError, "O112", "exact and samples exclude each other", "<odds>")
     if exact and (count is None or count > EXACT_DEALS * 40):
         why = "an extra card may be drawn" if count is None else f"{count:,} deals to list"
-        raise error(
-            OddsError, "O111", f"exact enumeration refused: {why}", "<odds>", hint="drop --exact to sample"
-        )
+        raise error(OddsError, "O111", f"exact enumeration refused: {why}", "<odds>", hint="drop --exact to sample")
     players = known.players
     names = judge.names
     sums = {key: np.zeros(players) for key in ("equity", "win", "tie", "scoop", "equity2", "win2", "tie2")}
@@ -128,7 +126,9 @@ def dealt_odds(
             used_seed = drawn_seed(seed)
             wanted = samples if samples is not None else DEFAULT_DEAL_SAMPLES
             if not 1 <= wanted <= 10_000_000:
-                raise error(OddsError, "O112", "samples must be from 1 to 10,000,000 for a dealer's-choice game", "<odds>")
+                raise error(
+                    OddsError, "O112", "samples must be from 1 to 10,000,000 for a dealer's-choice game", "<odds>"
+                )
             rng = np.random.default_rng(used_seed)
             stream2 = random_deals(rules, known, wanted, rng)
             while dealt < wanted:
@@ -172,7 +172,11 @@ def dealt_odds(
 
 
 def _add(
-    sums: dict[str, np.ndarray], halves: dict[str, np.ndarray], dead: dict[str, float], settled: object, weights: np.ndarray
+    sums: dict[str, np.ndarray],
+    halves: dict[str, np.ndarray],
+    dead: dict[str, float],
+    settled: object,
+    weights: np.ndarray,
 ) -> float:
     from ..deal.judge import Settled
 
@@ -220,7 +224,9 @@ def _declarations(rules: Rules, known: Known, declare: Sequence[str] | None) -> 
         elif value in names or value == BOTH:
             found.append(value)
         else:
-            raise error(OddsError, "G120", f"{word!r} is not a declaration: declare {' / '.join(names)} or {BOTH}", "<declare>")
+            raise error(
+                OddsError, "G120", f"{word!r} is not a declaration: declare {' / '.join(names)} or {BOTH}", "<declare>"
+            )
     return found
 
 

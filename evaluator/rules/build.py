@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
+from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
 from .confine import Confinement, check_reference, is_catalogue_name, looks_like_ruleset, quiet_errors, user_roots
 from .load import Document, load_document, read_file
@@ -28,7 +29,6 @@ from .patterns import (
     key_terms,
     parse_pattern,
 )
-from .build_game import build_deal_wild, build_game, check_deal_rules
 from .ruleset import Beat, Category, CompiledPattern, Example, Rules, WildRules
 from .schema import check as check_schema
 from .templates import check_template

@@ -14,13 +14,21 @@ at its position; a ruleset is built from what remains.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .cards import rank_token
 from .ruleset import CardHalf, Extra, Follow, Game, Split, Street, WildRules
 
-if TYPE_CHECKING:
-    from .build import _Builder
+
+class _Builder(Protocol):
+    """What this module asks of :mod:`evaluator.rules.build`'s builder (no import back to it)."""
+
+    def report(
+        self, code: str, message: str, path: tuple[Any, ...], hint: str | None = None, *, key: bool = False
+    ) -> None: ...
+
+    def touched(self, path: tuple[Any, ...]) -> bool: ...
 
 
 def build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) -> Game | None:
@@ -156,9 +164,7 @@ def _check_halves(builder: _Builder, game: Game) -> None:
             )
 
 
-def build_deal_wild(
-    builder: _Builder, spec: dict[str, Any], deck_ranks: tuple[str, ...] | list[str]
-) -> tuple[Follow | None, bool]:
+def build_deal_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequence[str]) -> tuple[Follow | None, bool]:
     """``wild.follow`` and whether ``wild.lowest_rank`` is ``down`` (R111 for a rank not in the deck)."""
     follow = None
     raw = spec.get("follow")

@@ -33,6 +33,7 @@ from ..deal.judge import Judge
 from ..deal.resolve import plural
 from ..deal.sample import Known, random_deals
 from ..deal.settle import best_card, card_value, half_rules_of
+from ..rules.cards import parse_cards
 from .stats_format import format_odds
 
 if TYPE_CHECKING:
@@ -55,7 +56,13 @@ class Share:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"name": self.name, "count": self.count, "probability": self.probability, "low": self.low, "high": self.high}
+        return {
+            "name": self.name,
+            "count": self.count,
+            "probability": self.probability,
+            "low": self.low,
+            "high": self.high,
+        }
 
 
 @dataclass(frozen=True)
@@ -155,7 +162,10 @@ def deal_stats(
         done += len(batch)
         if progress is not None:
             progress(done / deals)
-    arrays = {key: {name: np.array(values + [0.0] * (deals - len(values))) for name, values in rows.items()} for key, rows in per_deal.items()}
+    arrays = {
+        key: {name: np.array(values + [0.0] * (deals - len(values))) for name, values in rows.items()}
+        for key, rows in per_deal.items()
+    }
     hands = {}
     for name, judge_rules in hand_halves:
         order = [c.name for c in judge_rules.categories]
@@ -165,12 +175,18 @@ def deal_stats(
     cards = {}
     for name, card in card_halves:
         found = counts.get(name, Counter())
-        order = sorted((key for key in found if key != "nobody"), key=lambda text: -card_value(rules, rules.cards(text)[0], card))
+        order = sorted(
+            (key for key in found if key != "nobody"), key=lambda text: -card_value(rules, parse_cards(text)[0], card)
+        )
         cards[name] = _shares(arrays.get(name, {}), found, order + ["nobody"], deals)
     wild_counts = counts.get("\0wild", Counter())
     wild = _shares(arrays.get("\0wild", {}), wild_counts, sorted(wild_counts, key=lambda k: -wild_counts[k]), deals)
     extra_counts = counts.get("\0extra", Counter())
-    extra = _shares(arrays.get("\0extra", {}), extra_counts, sorted(extra_counts, key=int), deals) if rules.game and rules.game.extra else ()
+    extra = (
+        _shares(arrays.get("\0extra", {}), extra_counts, sorted(extra_counts, key=int), deals)
+        if rules.game and rules.game.extra
+        else ()
+    )
     return DealStats(rules.name, rules.title, players, deals, seed, hands, cards, wild, extra)
 
 
@@ -215,7 +231,7 @@ def render_deal_text(table: DealStats, rules: Rules) -> str:
     if rules.wild.by_deal or rules.wild.any:
         lines += ["", "[wild cards for a player]", *_table("wild ranks", table.wild, "hands")]
     specs = {name: card for name, _, card in half_rules_of(rules) if card is not None}
-    from ..deal.settle import card_rule_text
+    from ..deal.resolve import card_rule_text
 
     for name, rows in table.cards.items():
         lines += ["", f"[{name}: {card_rule_text(specs[name])}]", *_table("card", rows, "deals")]

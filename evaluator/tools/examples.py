@@ -30,6 +30,7 @@ from ..rules.cards import parse_cards, tokenize
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
+    from ..engine.showdown import ShowdownResult
     from ..rules.ruleset import Example
     from ..ruleset import Ruleset
 
@@ -262,7 +263,7 @@ def _run_showdown(ruleset: Ruleset, value: dict[str, Any], seen: list[Hand | Non
         runs = [str(b) for b in boards] if isinstance(boards, list) else ([boards] if boards.strip() else [])
         declare = [str(d) for d in value["declare"]] if value.get("declare") else None
         deal = read_deal(ruleset, [str(h) for h in value["showdown"]], runs, declare)
-        result = settle(ruleset, deal, value.get("pot"))
+        result: ShowdownResult = settle(ruleset, deal, value.get("pot"))
     else:
         result = showdown(ruleset, [str(h) for h in value["showdown"]], boards, value.get("pot"))
     # the hands this ruleset judged (the halves of a hi-lo game have rulesets of their own)

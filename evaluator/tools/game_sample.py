@@ -166,8 +166,8 @@ def dealt_pot_shares(ruleset: Ruleset, deal: Deal, own: Shape) -> list[Fraction]
     import random as plain_random
 
     from ..deal.deal import BOTH, half_names
-    from ..deal.sample import Known, complete
     from ..deal.judge import deal_of
+    from ..deal.sample import Known, complete
     from ..deal.settle import settle
 
     id_of = {card: i for i, card in enumerate(ruleset.deck)}

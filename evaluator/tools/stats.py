@@ -427,7 +427,14 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
 
 def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
     """``stats`` of a dealer's-choice game: real deals of ``--players`` seats, sampled."""
-    from .deal_stats import DEFAULT_DEALS, DEFAULT_PLAYERS, deal_stats, deal_table_dict, render_deal_csv, render_deal_text
+    from .deal_stats import (
+        DEFAULT_DEALS,
+        DEFAULT_PLAYERS,
+        deal_stats,
+        deal_table_dict,
+        render_deal_csv,
+        render_deal_text,
+    )
 
     deals = getattr(args, "samples", None) or DEFAULT_DEALS
     players = getattr(args, "players", None) or DEFAULT_PLAYERS
@@ -436,7 +443,7 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     game = ruleset.game
     per_seat = game.hole if game is not None else ruleset.hand_size
     board = (game.board * game.runs) if game is not None else 0
-    if not 1 <= players or players * per_seat + board > ruleset.deck_size:
+    if not players >= 1 or players * per_seat + board > ruleset.deck_size:
         raise UsageError(
             f"pokerrules stats: --players {players}: {ruleset.name}'s {ruleset.deck_size} cards deal at most "
             f"{max((ruleset.deck_size - board) // max(per_seat, 1), 1)} players"

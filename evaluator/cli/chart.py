@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..core.progress import Interrupts
 from ..core.safe_text import visible
 from ..odds.cluster import add_cluster_options
 from .args import RULESET_HELP, add_command, add_json
@@ -76,25 +78,56 @@ def add_parser(commands: Any) -> None:
     add_json(parser)
 
 
+#: Codes of the cluster and seed checks that are bad usage (exit 2) rather than a problem met while running.
+USAGE_CODES = ("O118", "O119", "O121", "O123")
+
+
+def check_run_options(args: argparse.Namespace) -> None:
+    """Check ``--seed``, ``--scheduler``, ``--workers`` and ``--connect-timeout`` before any work
+    (a UsageError, exit 2, with the code: O118, O119, O121, O123)."""
+    from ..core.errors import PokerRulesError
+    from ..odds.cluster import check_seed, check_workers
+    from ..odds.scheduler import connect_timeout, read_address
+
+    try:
+        if args.seed is not None:
+            check_seed(args.seed)
+        if args.scheduler is not None:
+            read_address(args.scheduler)
+        if args.workers is not None:
+            check_workers(args.workers)
+        if args.scheduler is not None or args.connect_timeout is not None:
+            connect_timeout(args.connect_timeout)
+    except PokerRulesError as problem:
+        first = problem.first
+        hint = f"\n  hint: {visible(first.hint)}" if first.hint else ""
+        raise UsageError(f"pokerrules {args.command}: error {first.code}: {visible(first.message)}{hint}") from None
+
+
 @contextmanager
-def cluster_client(args: argparse.Namespace) -> Iterator[Any]:
-    """The Dask client asked for by ``--scheduler`` / ``--workers`` (None when neither)."""
+def cluster_client(args: argparse.Namespace, interrupts: Interrupts | None = None) -> Iterator[Any]:
+    """The Dask client asked for by ``--scheduler`` / ``--workers`` (None when neither).
+
+    The options are checked first (:func:`check_run_options`); a Ctrl-C while the
+    cluster starts is taken once it has started, so it is always closed.
+    """
     from ..odds.cluster import DaskMissing, dask_client
 
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"pokerrules {args.command}: --workers must be at least 1")
-    try:
-        manager = dask_client(args.scheduler, args.workers)
-        client = manager.__enter__()
-    except DaskMissing as missing:
-        raise UsageError(f"pokerrules {args.command}: {missing}") from None
-    except OSError as problem:
-        where = f"cannot reach the Dask scheduler {args.scheduler}"
-        raise UsageError(f"pokerrules {args.command}: {where}: {problem}") from None
-    try:
-        yield client
-    finally:
-        manager.__exit__(None, None, None)
+    check_run_options(args)
+    with ExitStack() as stack:
+        try:
+            with interrupts.deferred() if interrupts is not None else nullcontext():
+                client = stack.enter_context(dask_client(args.scheduler, args.workers, args.connect_timeout))
+        except DaskMissing as missing:
+            raise UsageError(f"pokerrules {args.command}: {missing}") from None
+        try:
+            yield client
+        except KeyboardInterrupt:
+            if client is not None:
+                # the cluster is closed mid-task: Dask and asyncio log the tasks it cut short, which
+                # is no news after Ctrl-C (the one message is the command's); the process ends next
+                logging.disable(logging.CRITICAL)
+            raise
 
 
 def grid_text(result: ChartResult) -> str:
@@ -232,14 +265,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.json and args.csv:
         raise UsageError("pokerrules chart: choose one of --json and --csv")
+    check_run_options(args)
     rulesets = [load(args.ruleset)] + ([load(args.against)] if args.against else [])
     if len(rulesets) > 1:
         check_comparable(*rulesets)  # before the first chart's work
     results: list[ChartResult] = []
-    with cluster_client(args) as client:
+    with Interrupts() as interrupts, cluster_client(args, interrupts) as client:
         for ruleset in rulesets:
-            bar = Bar(f"chart of {ruleset.name}")
-            try:
+            with Bar(f"chart of {ruleset.name}").running() as bar:
                 results.append(
                     chart(
                         ruleset,
@@ -255,8 +288,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                         same_hands_as=results[0] if results else None,
                     )
                 )
-            finally:
-                bar.finish()
     comparison = compare_charts(results[0], results[1]) if len(results) > 1 else None
     if args.html in ("-", "/dev/stdout"):  # the page on stdout, instead of the text (as diff --html does)
         out.write(render_chart_html(results[0], comparison))

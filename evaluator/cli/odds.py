@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..core.progress import Bar
+from ..core.progress import Bar, Interrupts
 from ..odds.cluster import add_cluster_options
 from .args import RULESET_HELP, add_command, add_json
 from .output import UsageError, json_document
@@ -119,13 +119,13 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules odds``: equity under one ruleset or several."""
     from ..odds.odds import odds
     from ..ruleset import load
-    from .chart import cluster_client
+    from .chart import check_run_options, cluster_client
 
+    check_run_options(args)
     results = []
     rulesets = [load(name) for name in [args.ruleset, *args.against]]
-    with cluster_client(args) as client:
+    with Interrupts() as interrupts, cluster_client(args, interrupts) as client:
         for ruleset in rulesets:
-            bar = Bar(f"odds under {ruleset.name}")
             if ruleset.by_deal:
                 if client is not None:
                     raise UsageError(
@@ -133,7 +133,7 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
                     )
                 from ..odds.dealt import dealt_odds
 
-                try:
+                with Bar(f"odds under {ruleset.name}").running() as bar:
                     results.append(
                         dealt_odds(
                             ruleset,
@@ -147,12 +147,10 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
                             progress=bar,
                         )
                     )
-                finally:
-                    bar.finish()
                 continue
             if args.declare:
                 raise UsageError(f"pokerrules odds: --declare is for hi-lo declare games; {ruleset.name} is not one")
-            try:
+            with Bar(f"odds under {ruleset.name}").running() as bar:
                 results.append(
                     odds(
                         ruleset,
@@ -166,8 +164,6 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
                         client=client,
                     )
                 )
-            finally:
-                bar.finish()
     if args.json:
         data = [r.as_dict() for r in results]
         out.write(json_document(data[0] if len(data) == 1 else data))

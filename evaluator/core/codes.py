@@ -189,6 +189,12 @@ CODES: dict[str, str] = {
     "O114": "outs need a board with a next street to come",
     "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
     "O117": "a sampled-hand chart asked for what it cannot give: hands out of 1..10,000, a hand of the wrong size, a chart of another kind to compare",
+    "O118": "a seed that is not a whole number from 0 to 2^64 - 1",
+    "O119": "a --scheduler address that cannot be read (tcp://HOST:PORT or tls://HOST:PORT)",
+    "O120": "no Dask scheduler at the address: refused, no answer in time, closed, or a handshake that is not Dask's",
+    "O121": "a number of local Dask workers out of 1 to the bound (twice the usable cores, at least 4)",
+    "O122": "work refused before it starts: its estimate in rank lookups is past the bound",
+    "O123": "a connection timeout that is not a number of seconds from 0.1 to 300",
 }
 
 

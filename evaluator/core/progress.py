@@ -1,4 +1,4 @@
-"""Progress on stderr for work that takes longer than a second: the two kinds every command uses.
+"""Progress on stderr for work that takes longer than a second, and Ctrl-C during it.
 
 :class:`Progress` is for work in steps of unknown number (the files of
 ``check``): one line of text per report, so that it reads the same in a
@@ -6,6 +6,12 @@ terminal, a pipe and a CI log. :class:`Bar` is for work whose fraction done
 is known. Nothing is printed for work that finishes
 within the first second. The line names what is being done (a file name, a
 ruleset), escaped like every other string that came from a file.
+
+:class:`Interrupts` makes Ctrl-C end long work once and cleanly: the first
+one stops the work (``KeyboardInterrupt``), every later one is ignored so
+that the clean-up (a local cluster torn down) runs to its end, and a part
+that must not be cut in the middle (starting a cluster) takes the interrupt
+when it is done.
 
 >>> import io
 >>> stream = io.StringIO()
@@ -17,13 +23,15 @@ ruleset), escaped like every other string that came from a file.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from math import inf
-from types import TracebackType
-from typing import TextIO
+from types import FrameType, TracebackType
+from typing import Any, TextIO
 
 from .safe_text import visible
 
@@ -143,9 +151,101 @@ class Bar:
         self.stream.flush()
         self.drawn = -1.0
 
+    def abandon(self) -> None:
+        """End a bar whose work stopped short (an error, Ctrl-C): the line it was redrawing is
+        ended, so the message that follows starts a line of its own; nothing is claimed done.
+
+        >>> import io
+        >>> stream, now = io.StringIO(), [0.0]
+        >>> bar = Bar("counting", stream, clock=lambda: now[0])
+        >>> now[0] = 2.0; bar(0.25); bar.abandon(); stream.getvalue().endswith("25%\\n")
+        True
+        """
+        if not self.shown:
+            return
+        try:
+            if self.tty:
+                self.stream.write("\n")
+                self.stream.flush()
+        except (OSError, ValueError):  # a closed stderr: nothing more to say there
+            pass
+        self.drawn = -1.0
+
+    @contextmanager
+    def running(self) -> Iterator[Bar]:
+        """The bar for the work of a ``with`` block: finished when it ends, abandoned when it raises."""
+        try:
+            yield self
+        except BaseException:
+            self.abandon()
+            raise
+        self.finish()
+
 
 def _is_terminal(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):  # a closed or unusual stream: treated as a log
         return False
+
+
+class Interrupts:
+    """Ctrl-C (SIGINT) during a command: the first stops the work, the rest are ignored.
+
+    Used as a context manager around a command's work in the main thread. The
+    first SIGINT raises ``KeyboardInterrupt`` where the work is (the caller
+    exits 130 with one message) and from then on SIGINT is ignored, so that a
+    second Ctrl-C cannot cut the clean-up short: the process is on its way
+    out. Without an interrupt, the handler found on entry is put back on exit.
+    Inside :meth:`deferred` an interrupt is only noted, and raised when the
+    block ends (a cluster is never left half started). Outside the main thread
+    (where signals cannot be handled) it does nothing.
+    """
+
+    def __init__(self) -> None:
+        self.previous: Any = None
+        self.installed = False
+        self.deferring = 0
+        self.pending = False
+        self.interrupted = False
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._on_signal)
+            self.installed = True
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if not self.installed:
+            return
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self._stop_listening()  # however it came: the clean-up and the exit go on undisturbed
+            return
+        if not self.interrupted:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _stop_listening(self) -> None:
+        self.interrupted = True
+        if self.installed:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self.deferring:
+            self.pending = True
+            return
+        self._stop_listening()
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A block that an interrupt must not cut: a Ctrl-C during it is raised when it ends."""
+        self.deferring += 1
+        try:
+            yield
+        finally:
+            self.deferring -= 1
+        if self.pending and not self.deferring:
+            self._stop_listening()
+            raise KeyboardInterrupt

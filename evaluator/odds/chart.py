@@ -30,6 +30,7 @@ same chunks.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,14 +43,16 @@ from .chart_run import (
     ChartResult,
     Chunk,
     HandClass,
+    check_chart_work,
     check_question,
+    deal_cost,
     exact_cost,
     grid_ranks,
     run_chunk,
     settle_chart,
 )
 from .chart_sample import sampled_chart, starting_cards
-from .cluster import Progress, drawn_seed
+from .cluster import Progress, check_seed, drawn_seed
 from .deals import OddsError
 from .odds import deal_geometry
 from .ranges import parse_range
@@ -141,12 +144,15 @@ def chart(
 
     Raises:
         PokerRulesError: O108 too many opponents, O111 exact past the bound,
-            O112 bad samples, O117 ``hands`` or ``same_hands_as`` that do not
+            O112 bad samples, O118 a seed out of 0 to 2^64 - 1, O122 work past
+            ``MAX_WORK`` rank lookups, O117 ``hands`` or ``same_hands_as`` that do not
             fit the chart, O101/O102 an unknown class, C1xx unreadable board
             or dead cards.
     """
     started = time.monotonic()
     check_question(opponents, samples, exact)
+    if seed is not None:
+        check_seed(seed)
     if ruleset.by_deal:  # dealer's choice: every deal decides its own wild cards and halves
         if client is not None or exact or classes is not None or same_hands_as is not None:
             raise error(
@@ -183,30 +189,40 @@ def chart(
             wanted.append(by_name[name])
     per_class = samples if samples is not None else DEFAULT_CHART_SAMPLES
     used_seed = None if exact else drawn_seed(seed)
-    chunks: list[Chunk] = []
-    combos: list[int] = []
-    cost = 0.0
     width = len(grid_ranks(ruleset))
-    for c, cls in enumerate(wanted):
-        cell = cls.row * width + cls.col  # the stream of a cell does not depend on which other cells are asked for
-        options = _combos(ruleset, cls.name, board, dead)
-        combos.append(len(options))
-        if not options:  # every combination blocked by the known cards: an empty cell
-            continue
-        if exact:
-            if not cost:  # every class costs about the same: the bound is checked once
-                every_combo = sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
-                cost = exact_cost(ruleset, options[0], opponents, board, dead, every_combo)
-            chunks += [Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
-        else:
+    options = [_combos(ruleset, cls.name, board, dead) for cls in wanted]
+    combos = [len(found) for found in options]
+    dealt = [c for c, found in enumerate(options) if found]  # a class the known cards block whole: an empty cell
+    if exact:
+        if dealt:  # every class costs about the same per combination: the bound is checked once
+            per_combo = exact_cost(ruleset, options[dealt[0]][0], opponents, board, dead, sum(combos))
+            check_chart_work(per_combo * sum(combos), len(wanted), "classes", exact=True)
+        work = float(sum(combos))
+    else:
+        work = float(per_class * len(dealt))
+        check_chart_work(
+            work * deal_cost(ruleset, opponents, board, dead),
+            len(wanted),
+            f"classes x {per_class:,} deals",
+            exact=False,
+        )
+
+    def chunks() -> Iterator[Chunk]:
+        for c in dealt:
+            cls = wanted[c]
+            cell = cls.row * width + cls.col  # the stream of a cell does not depend on which other cells are asked for
+            if exact:
+                yield from (Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options[c]))
+                continue
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):
                 n = min(CHUNK_SAMPLES, per_class - start)
-                chunks.append(Chunk(c, cell, i, cls.name, opponents, board, dead, n, used_seed or 0))
+                yield Chunk(c, cell, i, cls.name, opponents, board, dead, n, used_seed or 0)
+
     return settle_chart(
         ruleset,
         wanted,
         combos,
-        chunks,
+        chunks(),
         opponents=opponents,
         board=board,
         dead=dead,
@@ -216,6 +232,7 @@ def chart(
         client=client,
         progress=progress,
         started=started,
+        work=work,
     )
 
 

@@ -11,7 +11,7 @@ order into one :class:`Cell` per class or hand. The grid is built in
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import TYPE_CHECKING, Any
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import error
-from .cluster import Progress, RulesetSpec, chunk_rng, run_chunks
+from .cluster import Progress, RulesetSpec, check_work, chunk_rng, cluster_workers, fold_chunks
 from .deals import BATCH, OddsError
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, exact_lookups, prepare
 
@@ -34,6 +34,8 @@ DEFAULT_CHART_SAMPLES = 20_000
 CHUNK_SAMPLES = 10_000
 #: Deals per task shipped to a worker (consecutive chunks grouped): a task is then about a tenth of a second.
 TASK_SAMPLES = 100_000
+#: Tasks per chart at most (bigger tasks past it): a Dask client keeps about half a kilobyte per task run.
+MAX_TASKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -263,26 +265,25 @@ def run_group(spec: RulesetSpec, group: tuple[Chunk, ...]) -> list[tuple[float, 
     return [run_chunk(spec, chunk) for chunk in group]
 
 
-def group_chunks(chunks: list[Chunk]) -> list[tuple[Chunk, ...]]:
-    """Consecutive chunks in tasks of about ``TASK_SAMPLES`` deals (an exact chunk is a task of its own).
+def group_chunks(chunks: Iterable[Chunk], task_samples: int = TASK_SAMPLES) -> Iterator[tuple[Chunk, ...]]:
+    """Consecutive chunks in tasks of about ``task_samples`` deals (an exact chunk is a task of its own),
+    made as they are needed.
 
     Each chunk keeps its own stream, so the grouping does not change the answer.
     """
-    groups: list[tuple[Chunk, ...]] = []
     current: list[Chunk] = []
     size = 0
     for chunk in chunks:
-        if current and (chunk.samples == 0 or size + chunk.samples > TASK_SAMPLES):
-            groups.append(tuple(current))
+        if current and (chunk.samples == 0 or size + chunk.samples > task_samples):
+            yield tuple(current)
             current, size = [], 0
         current.append(chunk)
         size += chunk.samples
         if chunk.samples == 0:
-            groups.append(tuple(current))
+            yield tuple(current)
             current, size = [], 0
     if current:
-        groups.append(tuple(current))
-    return groups
+        yield tuple(current)
 
 
 def check_question(opponents: int, samples: int | None, exact: bool) -> None:
@@ -313,61 +314,77 @@ def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str
     return cost
 
 
-def combine_cells(
-    wanted: Sequence[HandClass | SampledHand],
-    combos: list[int],
-    chunks: list[Chunk],
-    sums: list[tuple[float, float, float, float, int]],
-    exact: bool,
-) -> list[Cell]:
-    """Combine the chunk sums of each cell, in chunk order."""
-    parts: list[list[tuple[float, float, float, float, int]]] = [[] for _ in wanted]
-    for chunk, part in zip(chunks, sums, strict=True):
-        parts[chunk.position].append(part)
-    cells = []
-    for cls, count, own in zip(wanted, combos, parts, strict=True):
-        deals = sum(p[4] for p in own)
-        if not own or deals == 0:
-            cells.append(Cell(cls, count, 0.0, 0.0, 0.0, 0.0, 0))
-            continue
-        if exact:  # the mean over the combinations, each equally likely
-            equity = sum(p[0] / p[4] for p in own) / len(own)
-            win = sum(p[2] / p[4] for p in own) / len(own)
-            tie = sum(p[3] / p[4] for p in own) / len(own)
-            cells.append(Cell(cls, count, equity, win, tie, 0.0, deals))
-            continue
-        total, squares = sum(p[0] for p in own), sum(p[1] for p in own)
-        equity = total / deals
-        variance = max(squares / deals - equity * equity, 0.0)
-        cells.append(
-            Cell(
-                cls,
-                count,
-                equity,
-                sum(p[2] for p in own) / deals,
-                sum(p[3] for p in own) / deals,
-                sqrt(variance / max(deals - 1, 1)),
-                deals,
+class CellSums:
+    """The chunk sums of one cell, added in chunk order (the same additions as summing a list)."""
+
+    def __init__(self) -> None:
+        self.total = self.squares = self.wins = self.ties = 0.0
+        self.deals = 0
+        self.parts = 0
+        self.equities = self.win_rates = self.tie_rates = 0.0  # exact: the sum of each combination's mean
+
+    def add(self, part: tuple[float, float, float, float, int]) -> None:
+        """Add one chunk's (share, share^2, wins, ties, deals)."""
+        total, squares, wins, ties, deals = part
+        self.total += total
+        self.squares += squares
+        self.wins += wins
+        self.ties += ties
+        self.deals += deals
+        self.parts += 1
+        if deals:
+            self.equities += total / deals
+            self.win_rates += wins / deals
+            self.tie_rates += ties / deals
+
+    def cell(self, hand: HandClass | SampledHand, combos: int, exact: bool) -> Cell:
+        """The cell's figures: exact, the mean over its combinations (each equally likely); sampled, over its deals."""
+        if not self.parts or self.deals == 0:
+            return Cell(hand, combos, 0.0, 0.0, 0.0, 0.0, 0)
+        if exact:
+            parts = self.parts
+            return Cell(
+                hand, combos, self.equities / parts, self.win_rates / parts, self.tie_rates / parts, 0.0, self.deals
             )
+        equity = self.total / self.deals
+        variance = max(self.squares / self.deals - equity * equity, 0.0)
+        return Cell(
+            hand,
+            combos,
+            equity,
+            self.wins / self.deals,
+            self.ties / self.deals,
+            sqrt(variance / max(self.deals - 1, 1)),
+            self.deals,
         )
-    return cells
+
+
+def deal_cost(ruleset: Rules, opponents: int, board: str, dead: str) -> int:
+    """Rank lookups per deal of a chart's question (a hand against ``opponents`` random hands)."""
+    return prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
+
+
+def check_chart_work(lookups: float, cells: int, what: str, exact: bool) -> None:
+    """Refuse (O122) a chart whose work is past the bound, with its estimate, before any of it runs
+    (``what``: the cells, "classes" or "hands")."""
+    if exact:
+        check_work(
+            lookups, f"an exact chart of {cells:,} {what}", "<chart>", "give board cards, or drop --exact to sample"
+        )
+        return
+    check_work(lookups, f"a chart of {cells:,} {what}", "<chart>", "ask for fewer --samples (or --hands)")
 
 
 def worker_count(client: Any) -> int:
     """How many workers ran the chart: those of a Dask ``client``, else 1 (this process)."""
-    if client is None:
-        return 1
-    try:
-        return len(client.scheduler_info().get("workers", {})) or 1
-    except (AttributeError, OSError):
-        return 1
+    return cluster_workers(client)
 
 
 def settle_chart(
     ruleset: Rules,
     wanted: Sequence[HandClass | SampledHand],
     combos: list[int],
-    chunks: list[Chunk],
+    chunks: Iterable[Chunk],
     *,
     opponents: int,
     board: str,
@@ -378,16 +395,31 @@ def settle_chart(
     client: Any,
     progress: Progress | None,
     started: float,
+    work: float,
     sample: HandSample | None = None,
 ) -> ChartResult:
-    """Run ``chunks`` (here or on a Dask ``client``) and build the chart of ``wanted``
-    (``per_cell`` deals per cell when sampled; ``started``: when the chart began)."""
-    groups = group_chunks(chunks)
-    work = [sum(max(c.samples, 1) for c in group) for group in groups]
+    """Run ``chunks`` (here or on a Dask ``client``; made as they are needed) and build the chart
+    of ``wanted`` (``per_cell`` deals per cell when sampled; ``started``: when the chart began;
+    ``work``: the deals of every sampled chunk plus one per exact chunk, for the progress)."""
     spec = RulesetSpec.of(ruleset)
-    sums = [part for group in run_chunks(run_group, spec, groups, client, progress, work) for part in group]
-    cells = combine_cells(wanted, combos, chunks, sums, exact)
-    engine_cost = prepare(ruleset, ["random"] * (opponents + 1), board, dead)[1].cost
+    sums = [CellSums() for _ in wanted]
+
+    def fold(group: tuple[Chunk, ...], parts: list[tuple[float, float, float, float, int]]) -> None:
+        for chunk, part in zip(group, parts, strict=True):
+            sums[chunk.position].add(part)
+
+    task_samples = max(TASK_SAMPLES, int(work // MAX_TASKS) + 1)  # a huge chart: fewer, bigger tasks
+    fold_chunks(
+        run_group,
+        spec,
+        group_chunks(chunks, task_samples),
+        fold,
+        client,
+        progress,
+        total=work,
+        work=lambda group: sum(max(c.samples, 1) for c in group),
+    )
+    cells = [found.cell(cls, count, exact) for cls, count, found in zip(wanted, combos, sums, strict=True)]
     return ChartResult(
         ruleset=ruleset.name,
         ranks=grid_ranks(ruleset),
@@ -398,7 +430,7 @@ def settle_chart(
         board=board,
         dead=dead,
         cells=cells,
-        lookups=sum(cell.deals for cell in cells) * engine_cost,
+        lookups=sum(cell.deals for cell in cells) * deal_cost(ruleset, opponents, board, dead),
         seconds=time.monotonic() - started,
         workers=worker_count(client),
         sample=sample,

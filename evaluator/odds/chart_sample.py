@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator
 from math import factorial, perm
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,9 @@ from .chart_run import (
     Chunk,
     HandSample,
     SampledHand,
+    check_chart_work,
     check_question,
+    deal_cost,
     exact_cost,
     grid_ranks,
     settle_chart,
@@ -306,21 +309,27 @@ def sampled_chart(
         wanted, combos, sample = draw_hands(ruleset, hands or DEFAULT_CHART_HANDS, hand_seed, board, dead)
     per_hand = samples if samples is not None else DEFAULT_CHART_SAMPLES
     used_seed = None if exact else hand_seed
-    chunks: list[Chunk] = []
-    if exact and wanted:
-        exact_cost(ruleset, wanted[0].name, opponents, board, dead, len(wanted))  # every hand costs the same
-    for p, hand in enumerate(wanted):
-        if exact:
-            chunks.append(Chunk(p, hand.index, 0, hand.name, opponents, board, dead, 0, 0))
-            continue
-        for j, start in enumerate(range(0, per_hand, CHUNK_SAMPLES)):
-            n = min(CHUNK_SAMPLES, per_hand - start)
-            chunks.append(Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed))
+    if exact and wanted:  # every hand costs the same
+        per_hand_exact = exact_cost(ruleset, wanted[0].name, opponents, board, dead, len(wanted))
+        check_chart_work(per_hand_exact * len(wanted), len(wanted), "hands", exact=True)
+    if not exact:
+        lookups = float(per_hand) * len(wanted) * deal_cost(ruleset, opponents, board, dead)
+        check_chart_work(lookups, len(wanted), f"hands x {per_hand:,} deals", exact=False)
+
+    def chunks() -> Iterator[Chunk]:
+        for p, hand in enumerate(wanted):
+            if exact:
+                yield Chunk(p, hand.index, 0, hand.name, opponents, board, dead, 0, 0)
+                continue
+            for j, start in enumerate(range(0, per_hand, CHUNK_SAMPLES)):
+                n = min(CHUNK_SAMPLES, per_hand - start)
+                yield Chunk(p, hand.index, j, hand.name, opponents, board, dead, n, hand_seed)
+
     return settle_chart(
         ruleset,
         wanted,
         combos,
-        chunks,
+        chunks(),
         opponents=opponents,
         board=board,
         dead=dead,
@@ -330,5 +339,6 @@ def sampled_chart(
         client=client,
         progress=progress,
         started=started,
+        work=float(len(wanted)) if exact else float(per_hand * len(wanted)),
         sample=sample,
     )

@@ -21,7 +21,7 @@ so card removal is exact for every deck.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations, product
@@ -43,6 +43,8 @@ class OddsError(PokerRulesError):
 
 #: Deals per batch: big enough for NumPy to pay off, small enough for the cache.
 BATCH = 1 << 16
+#: The combinations of the cards left are kept whole up to this many bytes, else made block by block.
+KEPT_PICKS_BYTES = 64 << 20
 
 
 def combination_indices(m: int, k: int) -> np.ndarray:
@@ -73,6 +75,35 @@ def combination_indices(m: int, k: int) -> np.ndarray:
     return current
 
 
+def combination_blocks(m: int, k: int, rows: int) -> Iterator[np.ndarray]:
+    """:func:`combination_indices` ``(m, k)`` in the same order, as arrays of at most ``rows``
+    rows, so that no more than a block is ever held (C(52, 15) subsets would fill terabytes).
+
+    >>> [block.tolist() for block in combination_blocks(4, 2, 3)]
+    [[[0, 1]], [[0, 2], [1, 2]], [[0, 3], [1, 3], [2, 3]]]
+    """
+    if comb(m, k) <= rows:
+        yield combination_indices(m, k)
+        return
+    # colex order: grouped by the last element, each group the subsets of the elements below it
+    for last in range(k - 1, m):
+        for prefix in combination_blocks(last, k - 1, rows):
+            yield np.concatenate([prefix, np.full((len(prefix), 1), last, dtype=np.int16)], axis=1)
+
+
+def cut_count(sizes: Sequence[int]) -> int:
+    """How many rows :func:`segment_cuts` has (a multinomial), without making them.
+
+    >>> cut_count([2, 2, 5]), len(segment_cuts([2, 2, 5]))
+    (756, 756)
+    """
+    count, left = 1, sum(sizes)
+    for size in sizes:
+        count *= comb(left, size)
+        left -= size
+    return count
+
+
 def segment_cuts(sizes: Sequence[int]) -> np.ndarray:
     """Every way of cutting ``sum(sizes)`` ordered positions into segments of
     ``sizes`` (each segment's positions increasing): shape (ways, total).
@@ -91,6 +122,46 @@ def segment_cuts(sizes: Sequence[int]) -> np.ndarray:
                 grown_left.append(tuple(x for x in left if x not in chosen))
         ways, left_sets = grown, grown_left
     return np.array(ways, dtype=np.int16).reshape(len(ways), total)
+
+
+def cut_blocks(sizes: Sequence[int], rows: int) -> Iterator[np.ndarray]:
+    """:func:`segment_cuts` in the same order, as arrays of at most ``rows`` rows
+    (nine hold'em hands and a board can be cut 10^16 ways).
+
+    >>> [block.tolist() for block in cut_blocks([1, 1, 1], 2)] == [segment_cuts([1, 1, 1])[i : i + 2].tolist() for i in (0, 2, 4)]
+    True
+    """
+    if cut_count(sizes) <= rows:
+        yield segment_cuts(sizes)
+        return
+    total, first = sum(sizes), sizes[0]
+    for chosen in combinations(range(total), first):
+        others = np.array([x for x in range(total) if x not in chosen], dtype=np.int16)
+        head = np.array(chosen, dtype=np.int16)
+        for tail in cut_blocks(sizes[1:], rows):
+            yield np.concatenate([np.broadcast_to(head, (len(tail), first)), others[tail]], axis=1)
+
+
+def rebatch(blocks: Iterable[np.ndarray], rows: int) -> Iterator[np.ndarray]:
+    """The rows of ``blocks``, in order, regrouped into arrays of exactly ``rows`` rows (the last may be shorter).
+
+    >>> [len(block) for block in rebatch([np.zeros((5, 2)), np.zeros((4, 2))], 3)]
+    [3, 3, 3]
+    """
+    pending: list[np.ndarray] = []
+    count = 0
+    for block in blocks:
+        start = 0
+        while start < len(block):
+            take = min(rows - count, len(block) - start)
+            pending.append(block[start : start + take])
+            count += take
+            start += take
+            if count == rows:
+                yield pending[0] if len(pending) == 1 else np.concatenate(pending)
+                pending, count = [], 0
+    if count:
+        yield pending[0] if len(pending) == 1 else np.concatenate(pending)
 
 
 @dataclass
@@ -178,13 +249,18 @@ class Table:
             if fits:
                 yield choice, float(prod(w[i] for w, i in zip(self.weights, choice, strict=True)))
 
-    def exact_batches(self) -> Iterator[tuple[np.ndarray, float]]:
-        """Every deal once, in batches of rows with one weight per batch."""
+    def exact_batches(self, rows: int = BATCH) -> Iterator[tuple[np.ndarray, float]]:
+        """Every deal once, in batches of at most ``rows`` rows with one weight per batch.
+
+        The combinations of the cards left and the cuts into segments are made block
+        by block, so memory stays bounded however many deals there are.
+        """
         free = self.free_slots
-        cuts = segment_cuts(self.segments)
         m = self.left_after_ranges()
-        picks = combination_indices(m, len(free))
-        per_batch = max(1, BATCH // max(len(cuts), 1))
+        cuts_total = cut_count(self.segments)
+        kept = comb(m, len(free)) * max(len(free), 1) * 2 <= KEPT_PICKS_BYTES
+        every_pick = combination_indices(m, len(free)) if kept else None
+        cuts = segment_cuts(self.segments) if cuts_total <= rows else None
         for choice, weight in self.combo_tuples():
             row = self.template.copy()
             rest = self.physical.copy()
@@ -193,12 +269,24 @@ class Table:
                 row[self.ranged_slots(player)] = cards
                 for card in cards.tolist():  # remove one physical copy
                     rest = np.delete(rest, int(np.flatnonzero(rest == card)[0]))
-            for start in range(0, len(picks), per_batch):
-                chosen = rest[picks[start : start + per_batch]]  # (c, u) ids
-                dealt = chosen[:, cuts].reshape(-1, len(free)) if len(free) else chosen
-                batch = np.broadcast_to(row, (len(dealt), len(row))).copy()
-                batch[:, free] = dealt
-                yield batch, weight
+            picks = [every_pick] if every_pick is not None else combination_blocks(m, len(free), rows)
+            if cuts is not None:  # every cut of a pick in one batch, as many picks as fit
+                for chosen_picks in rebatch(picks, max(1, rows // cuts_total)):
+                    chosen = rest[chosen_picks]  # (c, u) ids
+                    dealt = chosen[:, cuts].reshape(-1, len(free)) if len(free) else chosen
+                    yield self._rows(row, free, dealt), weight
+                continue
+            for block in picks:  # more cuts than a batch holds: one pick at a time, its cuts in blocks
+                for pick in block:
+                    chosen = rest[pick]
+                    for some_cuts in rebatch(cut_blocks(self.segments, rows), rows):
+                        yield self._rows(row, free, chosen[some_cuts]), weight
+
+    @staticmethod
+    def _rows(row: np.ndarray, free: list[int], dealt: np.ndarray) -> np.ndarray:
+        batch: np.ndarray = np.broadcast_to(row, (len(dealt), len(row))).copy()
+        batch[:, free] = dealt
+        return batch
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """``n`` random deals (rows), each equally likely given the table.

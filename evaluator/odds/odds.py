@@ -36,8 +36,8 @@ import numpy as np
 from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards
 from ..rules.cards import tokenize
-from .cluster import RulesetSpec, chunk_rng, drawn_seed, run_chunks
-from .deals import BATCH, OddsError, Table, build_table, segment_cuts
+from .cluster import RulesetSpec, check_seed, check_work, chunk_rng, drawn_seed, fold_chunks
+from .deals import BATCH, OddsError, Table, build_table, cut_count
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
 
@@ -285,7 +285,7 @@ def exact_lookups(table: Table, engine: ShareEngine, cap: float = float("inf")) 
     """Rank lookups exact enumeration needs (an upper bound when it is past ``cap``)."""
     from math import comb
 
-    per = comb(table.left_after_ranges(), len(table.free_slots)) * len(segment_cuts(table.segments)) * engine.cost
+    per = comb(table.left_after_ranges(), len(table.free_slots)) * cut_count(table.segments) * engine.cost
     bound = per * prod(len(c) for c in table.combos)
     if bound > cap:
         return float(bound)
@@ -366,9 +366,13 @@ def odds(
 
     Raises:
         PokerRulesError: unreadable hands or cards (with their column), a card
-            out twice, too many players, ``exact=True`` past the hard bound.
+            out twice, too many players, ``exact=True`` past the hard bound,
+            a seed out of 0 to 2^64 - 1 (O118), sampling past ``MAX_WORK``
+            rank lookups (O122).
     """
     started = time.monotonic()
+    if seed is not None:
+        check_seed(seed)
     table, engine = prepare(ruleset, hands, board, dead)
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise error(OddsError, "O112", f"samples must be from 1 to {MAX_SAMPLES:,}", "<odds>")
@@ -395,18 +399,32 @@ def odds(
             report(min(done / max(work, 1.0), 1.0))
     else:
         method = "sampled"
-        used_seed = drawn_seed(seed)
         wanted = samples if samples is not None else DEFAULT_SAMPLES
+        check_work(
+            float(wanted) * engine.cost,
+            f"sampling {wanted:,} deals at {engine.cost:,} rank lookups each",
+            "<odds>",
+            "ask for fewer --samples",
+        )
+        used_seed = drawn_seed(seed)
         spec = RulesetSpec.of(ruleset)
         question = (tuple(hands), board, dead)
         prepared_key = (spec.digest, *question)
         _PREPARED[prepared_key] = (table, engine)
-        chunks = [
+        chunks = (
             _SampleChunk(*question, used_seed, index, min(BATCH, wanted - start))
             for index, start in enumerate(range(0, wanted, BATCH))
-        ]
-        for part in run_chunks(_sample_chunk, spec, chunks, client, report, [c.samples for c in chunks]):
-            totals.merge(part)
+        )
+        fold_chunks(
+            _sample_chunk,
+            spec,
+            chunks,
+            lambda chunk, part: totals.merge(part),
+            client,
+            report,
+            total=wanted,
+            work=lambda chunk: chunk.samples,
+        )
     sampled = method == "sampled"
     players = []
     means = {name: totals.mean(name) for name in ("equity", "win", "tie", "scoop")}

@@ -377,3 +377,25 @@ def test_odds_exact_equals_every_completion_settled(tmp_path: Path) -> None:
         count += 1
     assert result.deals == count
     assert [p.equity for p in result.players] == pytest.approx([float(t / count) for t in total])
+
+
+def test_beats_exceptions_are_settled_deal_by_deal(tmp_path: Path) -> None:
+    """A dealer's-choice game with a non-transitive exception: the judge hands each deal to the showdown."""
+    import numpy as np
+
+    from evaluator.deal.judge import Judge, deal_of
+    from evaluator.deal.sample import Known, random_deals
+
+    rules = _rules(
+        tmp_path,
+        "name: italian-queen\nextends: follow-the-queen\n"
+        'beats: [{winner: "XX Y Z W & X = lowest", loser: five_of_a_kind}]\n'
+        "game: {split: [{name: high}, {name: spade, card: {suit: s}}]}\n",
+    )
+    deals = list(random_deals(rules, Known(3), 30, np.random.default_rng(5)))  # type: ignore[arg-type]
+    settled = Judge(rules, 3).settle(deals)  # type: ignore[arg-type]
+    for index, deal in enumerate(deals):
+        result = settle(rules, deal_of(rules, deal, [False] * 3, None))  # type: ignore[arg-type]
+        assert settled.shares[index].tolist() == pytest.approx([float(f) for f in result.fractions])
+        total = settled.halves["high"][index] + settled.halves["spade"][index]
+        assert total.tolist() == pytest.approx(settled.shares[index].tolist())

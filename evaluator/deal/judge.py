@@ -147,10 +147,16 @@ class Judge:
         wild_sets: list[tuple[frozenset[str], ...]] = []
         resolutions = [[resolve(self.rules, run) for run in deal] for deal in deals]
         wild_sets = [r[0].added for r in resolutions]
-        if self.generic:
+        if self.generic:  # beats: exceptions: the showdown of each deal, halves and all
             for index, deal in enumerate(deals):
                 result = settle(self.rules, deal_of(self.rules, deal, self.folded, self.declarations))
                 shares[index] = [float(f) for f in result.fractions]
+                for position, half in enumerate(result.halves):
+                    name = self.names[position % len(self.names)]
+                    for seat in half.winners:
+                        halves[name][index, seat] += float(half.share) / len(half.winners)
+                    if half.winners:
+                        dead[name][index] = False
             return Settled(shares, halves, dead, categories, wild_sets)
         runs = len(deals[0]) if deals else 1
         values = [self._values(deals, resolutions, run, categories) for run in range(runs)]

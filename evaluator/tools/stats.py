@@ -425,6 +425,18 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
     return None
 
 
+#: Deals of a dealer's-choice game dealt for stats at most (each is walked in Python: about 10,000 a second).
+MAX_DEALT_SAMPLES = 2_000_000
+
+
+def _checked_seed(args: argparse.Namespace) -> int | None:
+    """``--seed``, a whole number from 0 to 2^64 - 1 (O118 otherwise: NumPy refuses the rest)."""
+    from ..odds.cluster import check_seed
+
+    seed = getattr(args, "seed", None)
+    return None if seed is None else check_seed(seed)
+
+
 def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
     """``stats`` of a dealer's-choice game: real deals of ``--players`` seats, sampled."""
     from .deal_stats import (
@@ -436,10 +448,12 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
         render_deal_text,
     )
 
-    deals = getattr(args, "samples", None) or DEFAULT_DEALS
-    players = getattr(args, "players", None) or DEFAULT_PLAYERS
-    if deals < 1:
-        raise UsageError("pokerrules stats: --samples must be at least 1")
+    deals = getattr(args, "samples", None)
+    deals = DEFAULT_DEALS if deals is None else deals
+    players = getattr(args, "players", None)
+    players = DEFAULT_PLAYERS if players is None else players
+    if not 1 <= deals <= MAX_DEALT_SAMPLES:
+        raise UsageError(f"pokerrules stats: --samples must be from 1 to {MAX_DEALT_SAMPLES:,} for a dealer's-choice game")
     game = ruleset.game
     per_seat = game.hole if game is not None else ruleset.hand_size
     board = (game.board * game.runs) if game is not None else 0
@@ -448,7 +462,7 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
             f"pokerrules stats: --players {players}: {ruleset.name}'s {ruleset.deck_size} cards deal at most "
             f"{max((ruleset.deck_size - board) // max(per_seat, 1), 1)} players"
         )
-    seed = getattr(args, "seed", None)
+    seed = _checked_seed(args)
     bar = Bar(f"dealing {ruleset.name}, {deals:,} deals of {players} players")
     try:
         table = deal_stats(ruleset, deals, players, 2026 if seed is None else seed, bar)
@@ -470,7 +484,7 @@ def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     samples = getattr(args, "samples", None) or 50_000
     if samples < 1:
         raise UsageError("pokerrules stats: --samples must be at least 1")
-    seed = getattr(args, "seed", None)
+    seed = _checked_seed(args)
     bar = Bar(f"dealing {ruleset.name}, {samples:,} deals")
     try:
         table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)

@@ -110,11 +110,7 @@ class Ruleset(Rules):
         [1]
         """
         if self.by_deal:
-            boards = (
-                [board]
-                if isinstance(board, str) and board.strip()
-                else ([] if isinstance(board, str) else [" ".join(map(str, board))])
-            )
+            boards = _runs_of(board)
             texts = [hand if isinstance(hand, str) else " ".join(map(str, hand)) for hand in hands]
             winners: list[int] = self.deal_showdown(texts, boards, declare).winners
             return winners
@@ -268,6 +264,16 @@ class Ruleset(Rules):
         from .odds.chart import chart
 
         return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client, hands=hands)
+
+
+def _runs_of(board: str | Sequence[Card | str]) -> list[str]:
+    """The boards of a deal: one card string, a sequence of cards (one board), or one string per run."""
+    if isinstance(board, str):
+        return [board] if board.strip() else []
+    items = list(board)
+    if all(isinstance(item, Card) or len(item.split()) == 1 for item in items):
+        return [" ".join(map(str, items))] if items else []
+    return [str(item) for item in items]
 
 
 def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:

@@ -399,3 +399,74 @@ def test_beats_exceptions_are_settled_deal_by_deal(tmp_path: Path) -> None:
         assert settled.shares[index].tolist() == pytest.approx([float(f) for f in result.fractions])
         total = settled.halves["high"][index] + settled.halves["spade"][index]
         assert total.tolist() == pytest.approx(settled.shares[index].tolist())
+
+
+# --- odds, stats, chart, diff and compare on the command line ----------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _schema(name: str) -> dict[str, object]:
+    loaded: dict[str, object] = json.loads((ROOT / "docs" / "json" / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_odds_stats_chart_and_compare_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from jsonschema import validate
+
+    from evaluator.cli.main import main
+
+    assert (
+        main(["odds", "follow-the-queen", "(As Ad) Qh", "(?? ??) 6d", "--samples", "300", "--seed", "1", "--json"]) == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "sampled" and data["deals"] == 300 and data["seed"] == 1
+    assert sum(player["equity"] for player in data["players"]) == pytest.approx(1.0)
+    assert (
+        main(["odds", "stud-hi-lo-declare", "(As 2d) 3c 4h 5s 9d", "(Kd Ks) Kh 7c 7d 2s", "--declare", "low", "high"])
+        == 0
+    )
+    assert "exact, 1,560 deals" in capsys.readouterr().out
+    assert main(["odds", "follow-the-queen", "As Ad Qh", "Kd Kc 9h", "--declare", "high", "low"]) == 1
+    assert "G120" in capsys.readouterr().err
+    assert main(["stats", "chicago", "--samples", "100", "--players", "3", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    validate(stats, _schema("stats.schema.json"))
+    assert stats["deal"]["players"] == 3 and stats["deals"] == 300
+    assert main(["stats", "chicago", "--players", "0"]) == 2
+    assert main(["stats", "chicago", "--seed", "-1"]) == 1 and "O118" in capsys.readouterr().err
+    assert main(["chart", "holdem-run-it-twice", "--hands", "2", "--samples", "50", "--seed", "1", "--json"]) == 0
+    chart = json.loads(capsys.readouterr().out)
+    validate(chart, _schema("chart.schema.json"))
+    assert [cell["deals"] for cell in chart["cells"]] == [50, 50]
+    assert chart["deal_rules"] == [
+        "after an all-in the rest of the board is dealt 2 times, the pot split between the runs (game.runs)"
+    ]
+    assert main(["compare", "follow-the-queen", "(2c 9c) Qh 8s 7s 3d (9d)", "(Kc Kh) 6d Ks 2h 5d (5h)"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("deal: sixes are wild: 6d was dealt face up to player 2") and "second hand wins" in text
+
+
+def test_a_stud_chart_keeps_the_dealing_order() -> None:
+    """Which of the first three cards is face up matters: the starting hands are never sorted."""
+    from evaluator.odds.dealt_chart import draw_dealt_hands
+
+    hands, _, _ = draw_dealt_hands(load("follow-the-queen"), 40, seed=3)
+    ups = [hand.name.split(") ")[1] for hand in hands]
+    order = "23456789TJQKA"
+    lowest = [
+        min(hand.name.replace("(", "").replace(")", "").split(), key=lambda c: order.index(c[0])) for hand in hands
+    ]
+    assert any(up != low for up, low in zip(ups, lowest, strict=True))
+
+
+def test_diff_settles_each_game_on_the_same_deal() -> None:
+    from evaluator.rules.cards import parse_cards
+    from evaluator.tools.game_sample import combined_shape, pot_shares
+
+    ftq, stud = load("follow-the-queen"), load("seven-card-stud")
+    deal = ([parse_cards("6c 9c Qh 9s 7s 3d 9d"), parse_cards("Kc Kh 6d Ks 2h 5d 5h")], [[]])
+    shape = combined_shape(ftq, stud)
+    # sixes follow the queen: five nines; in plain stud the kings full win
+    assert pot_shares(ftq, deal, shape) == [1, 0]
+    assert pot_shares(stud, deal, shape) == [0, 1]

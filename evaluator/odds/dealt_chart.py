@@ -110,11 +110,13 @@ def draw_dealt_hands(
     game = rules.game
     assert game is not None
     rank_of = [card.rank for card in rules.deck]
+    # the board is not part of a starting hand: any card that buys nothing stands in for it
+    quiet = next(i for i, rank in enumerate(rank_of) if rank not in {e.rank for e in game.extra})
     drawn: dict[str, int] = {}
     for i in range(count):
         picks = chunk_rng(seed, i).choice(len(left), size, replace=False)
         given = [(left[p], None) for p in picks]
-        dealt = walk(game, rank_of, [given], [True], [], None).seats[0]
+        dealt = walk(game, rank_of, [given], [True], [], lambda: quiet).seats[0]
         name = dealt_text(rules, dealt)
         drawn[name] = drawn.get(name, 0) + 1
     hands = [SampledHand(name, p, times) for p, (name, times) in enumerate(drawn.items())]

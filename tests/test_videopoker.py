@@ -4,6 +4,7 @@ against the published figures, pay tables checked like rulesets."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from itertools import chain, combinations
 from math import comb
@@ -15,9 +16,19 @@ import pytest
 import evaluator
 from evaluator.cli.main import main
 from evaluator.compiled.fast import ruleset_ranker
+from evaluator.core import diskcache
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import paytable_names, paytables_dir
-from evaluator.draw.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
+from evaluator.draw.payback import (
+    MAGIC,
+    RESULT_FORMAT,
+    Payback,
+    _read_cached,
+    _write_cached,
+    compare_paytables,
+    game_return,
+    holds,
+)
 from evaluator.draw.paytable import load_paytable
 
 REPO = Path(__file__).resolve().parents[1]
@@ -179,31 +190,38 @@ def test_return_cli_json_and_cache(
     data = json.loads(out)
     assert code == 0 and round(data["return"] * 100, 4) == 100.7620
     assert data["categories"]["four_deuces"] > 0 and data["variance"] > 25
-    files = list((tmp_path / "draw").glob("*.json"))
-    assert len(files) == 1
+    files = list(tmp_path.glob("return-*.return"))
+    assert len(files) == 1 and files[0].read_bytes().startswith(MAGIC)  # signed, beside the tables
     again = game_return(load_paytable("deuces-wild-full-pay"))
     assert again.from_cache and again.return_ == data["return"]
 
 
 def test_cache_file_is_validated(tmp_path: Path) -> None:
     table = load_paytable("jacks-or-better-9-6")
-    path = tmp_path / "return-abc.json"
+    path = tmp_path / "return-abc.return"
     made = Payback(table.name, "jacks-or-better-video", 0.99, {"flush": 0.5, "nothing": 0.5}, 2.0, 3, (1, 2, 31))
-    _write_cached(path, made)
+    assert _write_cached(path, made)
     read = _read_cached(path, table)
     assert read is not None and read.return_ == 0.99 and read.best_holds == (1, 2, 31)
-    data = json.loads(path.read_text())
-    for broken in (
-        {**data, "return": "0.99"},
-        {**data, "best_holds": [1, 2, 32]},
-        {**data, "key": "other"},
-        {**data, "categories": {"flush": 2.0}},
-        {k: v for k, v in data.items() if k != "variance"},
-    ):
-        path.write_text(json.dumps(broken))
+    with diskcache.open_folder(tmp_path) as folder:
+        assert folder is not None
+        payload = folder.read(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem})
+        assert payload is not None
+        data = json.loads(payload)
+        # signed with the user's own key, and still refused: every field is checked
+        for broken in (
+            {**data, "return": "0.99"},
+            {**data, "best_holds": [1, 2, 32]},
+            {**data, "key": "other"},
+            {**data, "categories": {"flush": 2.0}},
+            {k: v for k, v in data.items() if k != "variance"},
+        ):
+            folder.write(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem}, json.dumps(broken).encode())
+            assert _read_cached(path, table) is None
+        folder.write(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem}, b"not json {")
         assert _read_cached(path, table) is None
-    path.write_text("not json {")
-    assert _read_cached(path, table) is None
+    # a result that could not be read back is never written
+    assert not _write_cached(path, Payback(table.name, "x", math.nan, {}, 1.0, 0, ()))
 
 
 @pytest.mark.slow
@@ -270,6 +288,49 @@ def test_pay_table_problems(tmp_path: Path, text: str, code: str, line: int) -> 
     path.write_text(text)
     found = check_file(path)
     assert found and found[0].code == code and found[0].line == line, found
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "1.0e+308", "1.5e+7", "1000001"])
+@pytest.mark.parametrize("where", ["pays", "max_bet"])
+def test_non_finite_and_absurd_pays_are_refused_with_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, where: str
+) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    head = "paytable: x\nruleset: jacks-or-better-video\n"
+    if where == "pays":
+        path.write_text(f"{head}pays:\n  royal_flush: 250\n  flush: {value}\n")
+        line, col = 5, 10
+    else:
+        path.write_text(f"{head}pays: {{flush: 6}}\nmax_bet:\n  coins: 5\n  pays: {{royal_flush: {value}}}\n")
+        line, col = 6, 23
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D115", line, col), found
+    assert "a finite number of at most 1,000,000 coins" in found.message
+    code, out, err = run(capsys, "draw", "jacks-or-better-video", "--paytable", str(path))
+    assert code == 1 and out == "" and f"{path}:{line}:{col}: error D115: " in err and "%" not in err
+
+
+def test_a_million_coins_is_the_most_a_pay_may_be(tmp_path: Path) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text("paytable: x\nruleset: jacks-or-better-video\npays: {royal_flush: 1000000, flush: 6}\n")
+    assert check_file(path) == []
+    assert load_paytable(str(path)).pays["royal_flush"] == 1_000_000
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-1", "1500"])
+def test_absurd_published_returns_are_refused(tmp_path: Path, value: str) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text(
+        f"paytable: x\nruleset: jacks-or-better-video\npays: {{flush: 6}}\npublished: {{return: {value}, source: s}}\n"
+    )
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D116", 4, 21)
 
 
 def test_pay_table_loading_errors() -> None:

@@ -71,13 +71,14 @@ def add_json(parser: argparse.ArgumentParser, text: str = JSON_HELP) -> None:
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
-    """``--root DIR``: a further folder that ``extends:`` and ``game.split`` paths may reach."""
+    """``--root DIR``: a further folder that ``extends:``, ``game.split`` and pay-table ``ruleset:`` paths may reach."""
     parser.add_argument(
         "--root",
         action="append",
         default=[],
         metavar="DIR",
-        help="a folder that extends: and game.split paths may also reach (besides the file's own folder); repeatable",
+        help="a folder that extends:, game.split and pay-table ruleset: paths may also reach "
+        "(besides the file's own folder); repeatable",
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.progress import Bar
-from .args import RULESET_HELP, add_command, add_json
+from .args import RULESET_HELP, add_command, add_json, add_root
 from .output import json_document
 
 EXAMPLES = """\
@@ -44,6 +44,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes"
     )
     parser.add_argument("--top", type=int, default=20, help="changed hands to list with --against (default 20)")
+    add_root(parser)
     add_json(parser)
     return parser
 
@@ -61,18 +62,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise _usage("give exactly one of --next, --discard and --paytable")
     if args.against and not args.paytable:
         raise _usage("--against compares with the pay table of --paytable")
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset, root=args.root)
     if args.next_cards is not None or args.discard is not None:
         if not args.hand:
             raise _usage("--next and --discard need the hand")
         return _exchange(ruleset, args, out) if args.next_cards is not None else _odds(ruleset, args, out)
     from ..draw.paytable import load_paytable
 
-    table = load_paytable(args.paytable)
+    table = load_paytable(args.paytable, root=args.root)
     if table.ruleset.name != ruleset.name:
         raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
     if args.against:
-        return _against(table, load_paytable(args.against), args, out)
+        return _against(table, load_paytable(args.against, root=args.root), args, out)
     return _holds(table, args, out) if args.hand else _return(table, args, out)
 
 

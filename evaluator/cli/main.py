@@ -28,6 +28,7 @@ from . import chart as cli_chart
 from . import compare as cli_compare
 from . import draw as cli_draw
 from . import odds as cli_odds
+from .lines import bounded_lines
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OK,
@@ -198,13 +199,13 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
 def _showdown_lines(source: str, stdin: TextIO, every: bool = False) -> list[tuple[int, str]]:
     """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read);
     ``every``: blank and comment lines too (deals written as actions are blocks between blank lines)."""
+    where = "<stdin>" if source == "-" else source
     try:
         stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-        with stream:
-            numbered = [(number, line.strip()) for number, line in enumerate(stream, start=1)]
+        with stream:  # lines of bounded length: /dev/zero is refused at its first line
+            numbered = [(number, line.strip()) for number, line in bounded_lines(stream, where)]
     except (OSError, UnicodeDecodeError) as problem:
         reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
-        where = "<stdin>" if source == "-" else source
         raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
     if every:
         return numbered

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
+from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
 from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
-from .confine import Confinement, check_reference, is_catalogue_name, looks_like_ruleset, quiet_errors, user_roots
-from .load import Document, load_document, read_file
+from .confine import MAX_PATH_CHARS, Confinement, check_reference_text, ruleset_reference, user_roots
+from .load import Document, load_document
 from .patterns import (
     Matcher,
     Pattern,
@@ -415,6 +415,8 @@ def load_rules(
     """
     from ..core.resources import catalogue_path
 
+    if isinstance(ref, str):  # before the name reaches the file system (a NUL, 9,000 characters)
+        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS)
     path = Path(ref) if not isinstance(ref, Path) else ref
     resolved = (
         catalogue_path(str(ref))
@@ -457,29 +459,10 @@ def load_split_half(document: Document, index: int, value: str) -> Rules:
     ``document`` is the splitting ruleset's :class:`~evaluator.rules.load.Document`.
     A path is taken from the file that wrote it and must stay inside
     ``document.roots``; a target file that is not a ruleset is reported by
-    code and position only.
+    code and position only (see :func:`evaluator.rules.confine.ruleset_reference`).
     """
-    if is_catalogue_name(value):
-        return load_rules(value)
     where = document.position(("game", "split", index, "ruleset"))
-    confinement = Confinement(document.roots or Confinement.around(Path(where.source)).roots)
-    position = (where.source, where.line, where.col)
-    target = check_reference(value, Path(where.source), confinement, position, "game.split")
-    if not target.is_file():
-        raise error(LoadError, "Y123", f"game.split: cannot find {value!r}", where.source, where.line, where.col)
-    note = "the file named by game.split cannot be read as a ruleset"
-    try:
-        parsed = read_file(target)
-    except PokerRulesError as problem:
-        raise quiet_errors(problem, note) from None
-    if not looks_like_ruleset(parsed.data):
-        raise error(
-            LoadError,
-            "Y121",
-            "the file named by game.split is not a ruleset (its top level is not a mapping "
-            "of ruleset keys); its content is not shown",
-            str(target),
-            1,
-            1,
-        )
-    return load_rules(target, root=confinement.roots)
+    target = ruleset_reference(value, where, document.roots, "game.split")
+    if isinstance(target, str):
+        return load_rules(target)
+    return load_rules(target, root=document.roots or Confinement.around(Path(where.source)).roots)

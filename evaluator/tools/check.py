@@ -312,6 +312,9 @@ class _Linter(_Reachability, _UnusedCategories):
 
     def diagnostics(self) -> list[Diagnostic]:
         found = self._dead_jokers() + self._too_wide()
+        refused = self._too_costly() if not found else []
+        if refused:
+            return found + refused  # tables that cannot be built: coverage would only repeat it, slowly
         analysis = self._analysis()
         found += self._unused(analysis)
         if not analysis.complete:
@@ -347,6 +350,21 @@ class _Linter(_Reachability, _UnusedCategories):
             where, note = place_of(self.document, self.source, ("deck", "copies"), ("deck",))
             return [diagnostic("R104", problem.first.message + note, where, "error", problem.first.hint)]
         return []
+
+    def _too_costly(self) -> list[Diagnostic]:
+        """R130/R131: lookup tables that would take too long to build, or cannot be built
+        (estimated, never built here: see :mod:`evaluator.compiled.build_cost`)."""
+        from ..compiled.build_cost import blamed_keys, build_cost, refusal
+        from ..compiled.table_layout import card_model
+
+        ruleset = self.ruleset
+        cost = build_cost(ruleset, card_model(ruleset))
+        found = refusal(ruleset, cost)
+        if found is None:
+            return []
+        code, message, hint = found
+        where, note = place_of(self.document, self.source, *blamed_keys(ruleset, cost))
+        return [diagnostic(code, message + note, where, "error", hint)]
 
     def _dead_jokers(self) -> list[Diagnostic]:
         """R114: jokers in the deck that are not wild can never play."""

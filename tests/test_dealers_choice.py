@@ -349,6 +349,20 @@ def test_showdown_from_action_lines(tmp_path: Path, capsys: pytest.CaptureFixtur
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0 and [line["winners"] for line in lines] == [[1], [0]]
     assert lines[1]["players"][1]["folded"] is True
+    shown = tmp_path / "shown.phh"
+    shown.write_text(
+        'variant = "NT"\nactions = [\n  "d dh p1 AhAs",\n  "d dh p2 ????",\n  "d db Ac7d9h",\n  "d db Ks",\n'
+        '  "d db 2c",\n  "d db 4c4d",  # the second run, from the flop\n  "p2 sm KhKd",\n]\n',
+        encoding="utf-8",
+    )
+    code = main(["showdown", "holdem-run-it-twice", "--from", str(shown), "--pot", "10", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["players"][1]["hole"] == ["Kh", "Kd"]
+    assert [run["board"] for run in data["deal"]["runs"]] == [
+        ["Ac", "7d", "9h", "Ks", "2c"],
+        ["Ac", "7d", "9h", "4c", "4d"],
+    ]
+    assert data["shares"] == [10, 0]
     bad = tmp_path / "bad.phh"
     bad.write_text("d dh p1 2c 9c\nd dh p2 Kc Kh\nd dx p1 Qh\n", encoding="utf-8")
     code = main(["showdown", "follow-the-queen", "--from", str(bad)])

@@ -144,7 +144,6 @@ class Judge:
         categories = {
             name: np.full((n, players), -1, dtype=np.int64) for name, judge, _ in self.specs if judge is not None
         }
-        wild_sets: list[tuple[frozenset[str], ...]] = []
         resolutions = [[resolve(self.rules, run) for run in deal] for deal in deals]
         wild_sets = [r[0].added for r in resolutions]
         if self.generic:  # beats: exceptions: the showdown of each deal, halves and all

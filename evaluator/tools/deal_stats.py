@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 DEFAULT_DEALS = 20_000
+DOES_NOT_QUALIFY = "(does not qualify)"
 DEFAULT_PLAYERS = 5
 CHUNK = 2_000
 
@@ -93,16 +94,35 @@ class DealStats:
         }
 
 
-def _shares(per_deal: dict[str, np.ndarray], counts: Counter[str], order: list[str], deals: int) -> tuple[Share, ...]:
-    """Rows with the mean over deals of each deal's share and a 95% interval from their spread."""
-    rows = []
-    for name in order:
-        values = per_deal.get(name, np.zeros(deals))
-        mean = float(values.mean()) if deals else 0.0
-        spread = float(values.std(ddof=1)) if deals > 1 else 0.0
-        half = Z_95 * spread / sqrt(deals) if deals else 0.0
-        rows.append(Share(name, counts.get(name, 0), mean, max(0.0, mean - half), min(1.0, mean + half)))
-    return tuple(rows)
+class _Tally:
+    """Running sums of one part's counts: per name the hands counted, and the sum and the sum of
+    squares of each deal's share (the deals' spread gives the interval; memory does not grow with
+    the deals)."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.sums: dict[str, float] = {}
+        self.squares: dict[str, float] = {}
+
+    def add(self, found: Counter[str], hands: int) -> None:
+        """One deal: ``found`` of its ``hands`` hands."""
+        for name, number in found.items():
+            share = number / hands
+            self.counts[name] += number
+            self.sums[name] = self.sums.get(name, 0.0) + share
+            self.squares[name] = self.squares.get(name, 0.0) + share * share
+
+    def rows(self, order: list[str], deals: int) -> tuple[Share, ...]:
+        """Rows with the mean over deals of each deal's share and a 95% interval from their spread."""
+        rows = []
+        for name in order:
+            mean = self.sums.get(name, 0.0) / deals if deals else 0.0
+            variance = (
+                max(self.squares.get(name, 0.0) / deals - mean * mean, 0.0) * deals / (deals - 1) if deals > 1 else 0.0
+            )
+            half = Z_95 * sqrt(variance / deals) if deals else 0.0
+            rows.append(Share(name, self.counts[name], mean, max(0.0, mean - half), min(1.0, mean + half)))
+        return tuple(rows)
 
 
 def wild_text(rules: Rules, added: frozenset[str]) -> str:
@@ -134,8 +154,7 @@ def deal_stats(
     specs = half_rules_of(rules)
     hand_halves = [(name, judge_rules) for name, judge_rules, _ in specs if judge_rules is not None]
     card_halves = [(name, card) for name, _, card in specs if card is not None]
-    per_deal: dict[str, dict[str, list[float]]] = {}
-    counts: dict[str, Counter[str]] = {}
+    tallies: dict[str, _Tally] = {}
     done = 0
     stream = random_deals(rules, Known(players), deals, rng)
     while done < deals:
@@ -143,60 +162,44 @@ def deal_stats(
         settled = judge.settle(batch)
         for name, judge_rules in hand_halves:
             names = [c.name for c in judge_rules.categories]
-            table = settled.categories[name]
-            for k, row in enumerate(table.tolist()):
-                found = Counter(names[i] if i >= 0 else "(does not qualify)" for i in row)
-                _add(per_deal.setdefault(name, {}), counts.setdefault(name, Counter()), found, players, done + k)
+            for row in settled.categories[name].tolist():
+                found = Counter(names[i] if i >= 0 else DOES_NOT_QUALIFY for i in row)
+                tallies.setdefault(name, _Tally()).add(found, players)
         for name, card in card_halves:
-            for k, deal in enumerate(batch):
+            for deal in batch:
                 best = [best_card(rules, cards, card) for cards in deal[0].seats]
                 held = [c for c in best if c is not None]
                 top = max(held, key=lambda c: card_value(rules, c, card)) if held else None
-                found = Counter({str(top) if top is not None else "nobody": 1})
-                _add(per_deal.setdefault(name, {}), counts.setdefault(name, Counter()), found, 1, done + k)
-        for k, (deal, sets) in enumerate(zip(batch, settled.wild_sets, strict=True)):
+                tallies.setdefault(name, _Tally()).add(Counter({str(top) if top is not None else "nobody": 1}), 1)
+        for deal, sets in zip(batch, settled.wild_sets, strict=True):
             wilds = Counter(wild_text(rules, added) for added in sets)
             extras = Counter(str(sum(1 for d in cards if d.extra)) for cards in deal[0].seats)
-            _add(per_deal.setdefault("\0wild", {}), counts.setdefault("\0wild", Counter()), wilds, players, done + k)
-            _add(per_deal.setdefault("\0extra", {}), counts.setdefault("\0extra", Counter()), extras, players, done + k)
+            tallies.setdefault("\0wild", _Tally()).add(wilds, players)
+            tallies.setdefault("\0extra", _Tally()).add(extras, players)
         done += len(batch)
         if progress is not None:
             progress(done / deals)
-    arrays = {
-        key: {name: np.array(values + [0.0] * (deals - len(values))) for name, values in rows.items()}
-        for key, rows in per_deal.items()
-    }
+    empty = _Tally()
     hands = {}
     for name, judge_rules in hand_halves:
-        order = [c.name for c in judge_rules.categories]
-        if "(does not qualify)" in counts.get(name, {}):
-            order.append("(does not qualify)")
-        hands[name] = _shares(arrays.get(name, {}), counts.get(name, Counter()), order, deals)
+        tally = tallies.get(name, empty)
+        order = [c.name for c in judge_rules.categories] + (
+            [DOES_NOT_QUALIFY] if tally.counts[DOES_NOT_QUALIFY] else []
+        )
+        hands[name] = tally.rows(order, deals)
     cards = {}
     for name, card in card_halves:
-        found = counts.get(name, Counter())
+        tally = tallies.get(name, empty)
         order = sorted(
-            (key for key in found if key != "nobody"), key=lambda text: -card_value(rules, parse_cards(text)[0], card)
+            (key for key in tally.counts if key != "nobody"),
+            key=lambda text: -card_value(rules, parse_cards(text)[0], card),
         )
-        cards[name] = _shares(arrays.get(name, {}), found, order + ["nobody"], deals)
-    wild_counts = counts.get("\0wild", Counter())
-    wild = _shares(arrays.get("\0wild", {}), wild_counts, sorted(wild_counts, key=lambda k: -wild_counts[k]), deals)
-    extra_counts = counts.get("\0extra", Counter())
-    extra = (
-        _shares(arrays.get("\0extra", {}), extra_counts, sorted(extra_counts, key=int), deals)
-        if rules.game and rules.game.extra
-        else ()
-    )
+        cards[name] = tally.rows(order + ["nobody"], deals)
+    wild_tally = tallies.get("\0wild", empty)
+    wild = wild_tally.rows(sorted(wild_tally.counts, key=lambda k: -wild_tally.counts[k]), deals)
+    extra_tally = tallies.get("\0extra", empty)
+    extra = extra_tally.rows(sorted(extra_tally.counts, key=int), deals) if rules.game and rules.game.extra else ()
     return DealStats(rules.name, rules.title, players, deals, seed, hands, cards, wild, extra)
-
-
-def _add(per_deal: dict[str, list[float]], counts: Counter[str], found: Counter[str], hands: int, index: int) -> None:
-    """Count one deal's ``found`` (of ``hands`` hands) into the running totals."""
-    for name, number in found.items():
-        counts[name] += number
-        column = per_deal.setdefault(name, [])
-        column.extend([0.0] * (index - len(column)))
-        column.append(number / hands)
 
 
 def _table(title: str, rows: tuple[Share, ...], counted: str) -> list[str]:
@@ -276,7 +279,7 @@ def deal_table_dict(table: DealStats, rules: Rules) -> dict[str, Any]:
                 "distinct_values": None,
             }
             for r in rows
-            if r.name != "(does not qualify)"
+            if r.name != DOES_NOT_QUALIFY
         ],
         "unplayable": 0,
         "distinct_values": None,

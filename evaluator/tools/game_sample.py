@@ -137,6 +137,11 @@ def _use(ruleset: Ruleset, shape: Shape) -> str:
     game = ruleset.game
     if game is not None and game.split:
         text += ", split " + " / ".join(s.name for s in game.split)
+    if ruleset.by_deal:
+        from ..deal.resolve import rules_text
+
+        keys = sorted({line.rsplit("(", 1)[-1].rstrip(")") for line in rules_text(ruleset) if "(" in line})
+        text += ", dealt street by street in dealing order (" + ", ".join(keys) + ")"
     return text
 
 

@@ -7,7 +7,7 @@ A pay table is a YAML file (``paytables/NAME.yaml``, schema
     ruleset: jacks-or-better-video      # a catalogue name or a path
     pays: {royal_flush: 250, straight_flush: 50, ...}   # coins per coin bet
     max_bet: {coins: 5, pays: {royal_flush: 4000}}     # the royal bonus
-    published: {return: 99.5439, source: "..."}
+    published: {return: 99.5439, source: "..."}   # decimals: N when the source gives fewer than 4
 
 Returns are computed for the maximum bet, per coin: a category listed under
 ``max_bet.pays`` pays that total divided by ``max_bet.coins``.
@@ -66,6 +66,7 @@ class PayTable:
     coins: int
     published_return: float | None  # percent
     published_source: str
+    published_decimals: int  # decimals of a percent the source gives
     path: Path | None
 
     def vector(self, categories: tuple[str, ...]) -> np.ndarray:
@@ -198,6 +199,7 @@ def check_document(
         coins,
         float(published["return"]) if "return" in published else None,
         str(published.get("source", "")),
+        int(published.get("decimals", 4)),
         path,
     )
 

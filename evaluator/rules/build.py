@@ -416,7 +416,7 @@ def load_rules(
     from ..core.resources import catalogue_path
 
     if isinstance(ref, str):  # before the name reaches the file system (a NUL, 9,000 characters)
-        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS)
+        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS, controls=False)
     path = Path(ref) if not isinstance(ref, Path) else ref
     resolved = (
         catalogue_path(str(ref))

@@ -123,9 +123,9 @@ def is_catalogue_name(ref: str) -> bool:
     return "/" not in ref and "\\" not in ref and not ref.lower().endswith((".yaml", ".yml"))
 
 
-def _unusable_character(value: str) -> int | None:
-    """The index of the first NUL, control character or lone surrogate of ``value``, or None."""
-    found = _CONTROL.search(value)
+def _unusable_character(value: str, controls: bool = True) -> int | None:
+    """The index of the first NUL, control character (when ``controls``) or lone surrogate of ``value``, or None."""
+    found = _CONTROL.search(value) if controls else re.search("\x00", value)
     if found is not None:
         return found.start()
     try:
@@ -144,11 +144,17 @@ def _encodable(char: str) -> bool:
 
 
 def check_reference_text(
-    value: str, where: tuple[str, int, int], what: str = "extends", limit: int = MAX_REFERENCE_CHARS
+    value: str,
+    where: tuple[str, int, int],
+    what: str = "extends",
+    limit: int = MAX_REFERENCE_CHARS,
+    controls: bool = True,
 ) -> None:
-    """``Y126`` when a reference holds a character no file name can (NUL, a control
-    character, a lone surrogate), ``Y127`` when it is too long to be one; checked
-    before the reference reaches the file system, whose errors would otherwise escape.
+    """``Y126`` when a reference holds a character no file name can (NUL, a lone
+    surrogate) or, inside a file (``controls``), a control character; ``Y127`` when
+    it is too long to be one. Checked before the reference reaches the file system,
+    whose errors would otherwise escape. A path given on the command line or to
+    ``load()`` is the user's own (``controls=False``): any name the system allows.
 
     >>> check_reference_text("parents/base.yaml", ("r.yaml", 2, 10))
     >>> try:
@@ -159,11 +165,11 @@ def check_reference_text(
     """
     source, line, col = where
     hint = "use a catalogue name or a short path relative to this file"
-    at = _unusable_character(value)
+    at = _unusable_character(value, controls)
     if at is not None:
         code = ord(value[at])
         shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-        message = f"{what}: the reference holds {shown} at character {at + 1:,}, which no file name can hold"
+        message = f"{what}: the reference holds {shown} at character {at + 1:,}, which a reference may not hold"
         raise error(LoadError, "Y126", message, source, line, col, hint=hint)
     longest = max((len(os.fsencode(part)) for part in re.split(r"[/\\]", value)), default=0)
     if len(value) > limit or longest > MAX_NAME_BYTES:

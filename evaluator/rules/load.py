@@ -101,7 +101,7 @@ def _identity(path: Path) -> str:
 def _resolve_ref(ref: str | Path, base_dir: Path | None) -> Path:
     """The file named by a top-level reference: a catalogue name or a path."""
     if isinstance(ref, str):
-        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS)
+        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS, controls=False)
     if isinstance(ref, str) and _is_name(ref):
         found = resources.catalogue_path(ref)
         if found is None:

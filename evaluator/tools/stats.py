@@ -453,7 +453,9 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     players = getattr(args, "players", None)
     players = DEFAULT_PLAYERS if players is None else players
     if not 1 <= deals <= MAX_DEALT_SAMPLES:
-        raise UsageError(f"pokerrules stats: --samples must be from 1 to {MAX_DEALT_SAMPLES:,} for a dealer's-choice game")
+        raise UsageError(
+            f"pokerrules stats: --samples must be from 1 to {MAX_DEALT_SAMPLES:,} for a dealer's-choice game"
+        )
     game = ruleset.game
     per_seat = game.hole if game is not None else ruleset.hand_size
     board = (game.board * game.runs) if game is not None else 0

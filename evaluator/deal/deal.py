@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import GameError, PokerRulesError, error
 from ..engine.showdown import MAX_PLAYERS
 from .read import CardsText, read_cards_text
-from .walk import BOARD, UNKNOWN, Walked, WalkProblem, walk
+from .walk import BOARD, UNKNOWN, Walked, WalkProblem, cards_of, ranks_of, walk
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
@@ -50,12 +50,12 @@ class Deal:
     @cached_property
     def holdings(self) -> list[list[Card]]:
         """Each seat's cards in dealing order (extra cards included)."""
-        deck = self.rules.deck
+        deck = cards_of(self.rules)
         return [[deck[d.card] for d in cards] for cards in self.runs[0].seats]
 
     def board_cards(self, run: int) -> list[Card]:
         """The board of run ``run``."""
-        deck = self.rules.deck
+        deck = cards_of(self.rules)
         return [deck[d.card] for d in self.runs[run].board]
 
 
@@ -119,7 +119,7 @@ def read_deal(
         raise error(GameError, "G108", f"{len(board_texts)} boards given; {rules.name} deals {wanted}", "<showdown>")
     shared = _shared_prefix(board_texts)
     _check_counts(rules, seats, board_texts, shared)
-    rank_of = [card.rank for card in rules.deck]
+    rank_of = ranks_of(rules)
     # cards not seen stand in as a card that buys nothing: in a partly known deal (odds) and in a
     # folded player's hole
     quiet = next(i for i, rank in enumerate(rank_of) if rank not in {e.rank for e in game.extra})
@@ -167,7 +167,7 @@ def _shared_prefix(boards: Sequence[CardsText]) -> int:
 def _check_counts(rules: Rules, seats: Sequence[CardsText], boards: Sequence[CardsText], shared: int) -> None:
     """G104: a card dealt more often than the packs hold (a run's shared cards count once)."""
     seen: dict[int, int] = {}
-    deck = rules.deck
+    deck = cards_of(rules)
     places = [(seat, list(range(len(seat.given)))) for seat in seats]
     places += [(board, list(range(shared if n else 0, len(board.given)))) for n, board in enumerate(boards)]
     for text, indices in places:
@@ -187,7 +187,7 @@ def _walk_error(rules: Rules, problem: WalkProblem, seats: Sequence[CardsText], 
     face = "face up" if problem.up else "face down"
     index = problem.index
     if problem.kind == "face":
-        card = rules.deck[text.given[index][0]]
+        card = cards_of(rules)[text.given[index][0]]
         return text.fail(
             "G119",
             f"{who}'s card {index + 1}, {card}, is marked face {'down' if problem.up else 'up'}, but "
@@ -202,7 +202,7 @@ def _walk_error(rules: Rules, problem: WalkProblem, seats: Sequence[CardsText], 
             index,
             "write 'fold:' before the cards of a player who folded" if problem.seat != BOARD else None,
         )
-    card = rules.deck[text.given[index][0]]
+    card = cards_of(rules)[text.given[index][0]]
     return text.fail(
         "G119",
         f"{who} has more cards than {rules.name} deals: {card} (card {index + 1}) is one too many",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..engine.hand import RANK_NAMES
-from .walk import BOARD, Dealt, Walked
+from .walk import BOARD, Dealt, Walked, cards_of
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
@@ -76,7 +76,7 @@ def resolve(rules: Rules, walked: Walked, deck: tuple[Card, ...] | None = None) 
     >>> [sorted(ranks) for ranks in resolve(rules, walked).added]  # 6h followed Qh face up
     [['6'], ['6']]
     """
-    deck = deck or rules.deck
+    deck = deck or cards_of(rules)
     seats = len(walked.seats)
     added: list[set[str]] = [set() for _ in range(seats)]
     notes: list[WildNote] = []

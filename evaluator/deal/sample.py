@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .walk import UNKNOWN, Given, Walked, WalkProblem, walk
+from .walk import UNKNOWN, Given, Walked, WalkProblem, ranks_of, walk
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -64,7 +64,7 @@ def complete(rules: Rules, known: Known, cards: Sequence[int]) -> Completed:
     """
     game = rules.game
     assert game is not None
-    rank_of = [card.rank for card in rules.deck]
+    rank_of = ranks_of(rules)
     position = 0
 
     def draw() -> int:

@@ -39,7 +39,7 @@ from ..engine.showdown import Half, ShowdownResult, best_hand, pot_fractions, sp
 from .deal import BOTH, Deal, half_names
 from .resolve import Resolution, WildNote, card_rule_text, resolve, wild_reasons
 from .variant import variant
-from .walk import Dealt
+from .walk import Dealt, cards_of
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
@@ -252,7 +252,7 @@ def card_value(rules: Rules, card: Card, half: CardHalf) -> int:
 
 def best_card(rules: Rules, cards: Sequence[Dealt], half: CardHalf) -> Card | None:
     """The card of a seat's ``cards`` that counts for a card half (None: it holds none)."""
-    deck = rules.deck
+    deck = cards_of(rules)
     candidates = [
         deck[d.card]
         for d in cards
@@ -283,9 +283,9 @@ def dealt_text(rules: Rules, cards: list[Dealt]) -> str:
             if down:
                 parts.append(f"({' '.join(down)})")
                 down = []
-            parts.append(str(rules.deck[dealt.card]))
+            parts.append(str(cards_of(rules)[dealt.card]))
         else:
-            down.append(str(rules.deck[dealt.card]))
+            down.append(str(cards_of(rules)[dealt.card]))
     if down:
         parts.append(f"({' '.join(down)})")
     return " ".join(parts)

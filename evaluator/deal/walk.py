@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..rules.ruleset import Game
+    from ..rules.cards import Card
+    from ..rules.ruleset import Game, Rules
 
 #: A card not known yet, to be drawn.
 UNKNOWN = -1
@@ -47,6 +48,22 @@ class Walked:
     seats: list[list[Dealt]]
     board: list[Dealt]
     order: list[Dealt] = field(default_factory=list)
+
+
+def cards_of(rules: Rules) -> tuple[Card, ...]:
+    """``rules.deck`` built once (the property builds it on every call; deals read it per card)."""
+    from ..engine.cardread import deck_reader
+
+    return deck_reader(rules).deck
+
+
+def ranks_of(rules: Rules) -> list[str | None]:
+    """The rank of each card id (None for a joker), for the extra-card rules."""
+    found: list[str | None] | None = rules.__dict__.get("_cache_ranks_of")
+    if found is None:
+        found = [card.rank for card in cards_of(rules)]
+        object.__setattr__(rules, "_cache_ranks_of", found)
+    return found
 
 
 class WalkProblem(Exception):

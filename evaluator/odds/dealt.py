@@ -84,7 +84,7 @@ def dealt_odds(
 
     >>> from evaluator import load
     >>> result = dealt_odds(load("chicago"), ["(As Ks) Ah Ad 7c 5h", "(2s 3d) 9c 9d 8c 8h"])
-    >>> result.method, result.deals, round(result.players[0].halves["spade"], 6)  # the ace of spades in the hole
+    >>> result.method, result.deals, result.players[0].halves["spade"]  # the ace of spades in the hole
     ('exact', 1560, 0.5)
     """
     started = time.monotonic()
@@ -112,11 +112,14 @@ def dealt_odds(
         if use_exact:
             method, used_seed = "exact", None
             stream = every_deal(rules, known)
+            first: float | None = None
             while True:
                 block = list(islice(stream, BLOCK))
                 if not block:
                     break
-                weights = np.array([w for _, w in block])
+                first = first or block[0][1]
+                # relative to the first deal's: deals drawn to the same depth weigh exactly 1
+                weights = np.array([w / first for _, w in block])
                 settled = judge.settle([deal for deal, _ in block])
                 total += _add(sums, halves, dead_halves, settled, weights)
                 dealt += len(block)

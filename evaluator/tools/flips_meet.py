@@ -18,8 +18,9 @@ An exceptional part is not a whole class: against a whole class it counts
 its hands' free hands one by one, through the rank masks of each of its
 suits (a one-suited hand of ``R2`` is free of a hand when the hand holds no
 rank of ``R2`` in that suit). Two exceptional parts are counted by inclusion
-and exclusion over the cards their hands share (:mod:`evaluator.tools.flips_overlap`). The base part of a class is its class minus its exceptional
-parts, which is where the subtractions below come from.
+and exclusion over the cards their hands share
+(:mod:`evaluator.tools.flips_overlap`). The base part of a class is its class
+minus its exceptional parts, which is where the subtractions below come from.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
-BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,12 @@ class Block:
 
 
 class MeetCounter:
-    """Ordered pairs of hands that share no card, part against part (see the module docstring)."""
+    """Ordered pairs of hands that share no card, part against part (see the module docstring).
+
+    ``symmetric``: the rules cannot tell one suit from another (no pattern names
+    a suit), so the exceptional parts may be paired one orbit of suit renamings
+    at a time.
+    """
 
     def __init__(self, space: HandSpace, symmetric: bool) -> None:
         self.space = space

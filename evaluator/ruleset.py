@@ -84,22 +84,64 @@ class Ruleset(Rules):
 
         >>> load("standard").explain("Kh Kd 9c 7s 2h", "Ks Kc 8d 7h 2c").decided_by
         'kicker'
+
+        When the deal decides wild cards (Follow the Queen), two card strings are the
+        two seats of a heads-up deal in dealing order (see ``evaluator/deal/explain.py``).
         """
+        if self.wild.by_deal and isinstance(a, str) and isinstance(b, str):
+            from .deal.explain import explain_deal
+
+            return explain_deal(self, a, b)
         from .engine.explain import explain
 
         return explain(self, a, b)
 
     def showdown(
-        self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = ""
+        self,
+        hands: Sequence[str | Sequence[Card | str]],
+        board: str | Sequence[Card | str] = "",
+        declare: Sequence[str] | None = None,
     ) -> list[int]:
         """Indices of the winning hands (ties and top cycles split).
 
+        In a game settled by the deal (Follow the Queen, Chicago, ...) each hand is
+        the player's cards in dealing order (see :meth:`deal_showdown`).
+
         >>> load("standard").showdown(["Kc 7d", "Qs Td"], board="Jh Jd Jc Js 9s")
         [0]
+        >>> load("follow-the-queen").showdown(["(2c 9c) Qh 8s 7s 3d (9d)", "(Kc Kh) 6d Ks 2h 5d (5h)"])
+        [1]
         """
+        if self.by_deal:
+            boards = _runs_of(board)
+            texts = [hand if isinstance(hand, str) else " ".join(map(str, hand)) for hand in hands]
+            winners: list[int] = self.deal_showdown(texts, boards, declare).winners
+            return winners
         from .compiled.fasthand import showdown
 
         return showdown(self, hands, board).winners
+
+    def deal_showdown(
+        self,
+        players: Sequence[str],
+        boards: Sequence[str] = (),
+        declare: Sequence[str] | None = None,
+        pot: int | None = None,
+    ) -> Any:
+        """The showdown of a deal: each player's cards in dealing order (``(As Kd) 7c``: face down in
+        parentheses; ``fold: ...`` a player who folded), one board per run, the declarations.
+
+        Returns a :class:`evaluator.deal.settle.DealShowdown`: winners, shares, halves, and per
+        run the wild cards the deal decided and why.
+
+        >>> result = load("chicago").deal_showdown(["(Ah 2c) As Ad 7c 5h (9d)", "(Ks Qd) Jc 8d 6h 3c (4h)"], pot=10)
+        >>> result.shares
+        [5, 5]
+        """
+        from .deal.deal import read_deal
+        from .deal.settle import settle
+
+        return settle(self, read_deal(self, players, boards, declare), pot)
 
     # --- the fast path: lookup tables (compiled/tables.py, compiled/fast.py) ---------
 
@@ -179,16 +221,23 @@ class Ruleset(Rules):
         samples: int | None = None,
         seed: int | None = None,
         client: Any = None,
+        declare: Sequence[str] | None = None,
     ) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
         Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
-        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
+        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster. A
+        dealer's-choice game takes each player's cards so far in dealing order and ``declare``
+        (hi-lo declare strategies); see ``evaluator/odds/dealt.py``.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
         0.5414
         """
+        if self.by_deal:  # dealer's choice: partly known deals completed street by street
+            from .odds.dealt import dealt_odds
+
+            return dealt_odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, declare=declare)
         from .odds.odds import odds
 
         return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)
@@ -218,6 +267,16 @@ class Ruleset(Rules):
         from .odds.chart import chart
 
         return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client, hands=hands)
+
+
+def _runs_of(board: str | Sequence[Card | str]) -> list[str]:
+    """The boards of a deal: one card string, a sequence of cards (one board), or one string per run."""
+    if isinstance(board, str):
+        return [board] if board.strip() else []
+    items = list(board)
+    if all(isinstance(item, Card) or len(item.split()) == 1 for item in items):
+        return [" ".join(map(str, items))] if items else []
+    return [str(item) for item in items]
 
 
 def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:

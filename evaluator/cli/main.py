@@ -150,6 +150,14 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
 
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset, root=args.root)
+    if args.source is None and not args.hands:
+        raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
+    if ruleset.by_deal:
+        from . import dealt as cli_dealt
+
+        return cli_dealt.run(args, ruleset, out, lambda: _showdown_lines(args.source, stdin, every=True), _summary)
+    if args.declare:
+        raise UsageError(f"pokerrules showdown: --declare is for hi-lo declare games; {ruleset.name} is not one")
     if args.source is None:
         if not args.hands:
             raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
@@ -191,8 +199,9 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     return EXIT_OK
 
 
-def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
-    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read)."""
+def _showdown_lines(source: str, stdin: TextIO, every: bool = False) -> list[tuple[int, str]]:
+    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read);
+    ``every``: blank and comment lines too (deals written as actions are blocks between blank lines)."""
     where = "<stdin>" if source == "-" else source
     try:
         stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
@@ -201,6 +210,8 @@ def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
     except (OSError, UnicodeDecodeError) as problem:
         reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
         raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
+    if every:
+        return numbered
     return [(number, line) for number, line in numbered if line and not line.startswith("#")]
 
 

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import CardError, GameError, error
-from ..engine.showdown import MAX_PLAYERS, half_rulesets
+from ..engine.showdown import MAX_PLAYERS, half_rulesets, refuse_dealt
 from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from .fasthand import showdown
 
@@ -280,8 +280,9 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
     Raises:
         PokerRulesError: ids not in the deck (C102), repeated cards (G104),
             wrong counts of players, hole cards, boards or board cards
-            (G103, G105, G106, G108).
+            (G103, G105, G106, G108); a game settled by the deal (G122).
     """
+    refuse_dealt(ruleset, "showdown")
     hole_ids, board_ids = _read(ruleset, holes, boards)
     n, players, hole_count = hole_ids.shape
     board_count, board_size = board_ids.shape[1], board_ids.shape[2]

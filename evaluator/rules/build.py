@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
+from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_token
 from .confine import MAX_PATH_CHARS, Confinement, check_reference_text, ruleset_reference, user_roots
 from .load import Document, load_document
@@ -28,7 +29,7 @@ from .patterns import (
     key_terms,
     parse_pattern,
 )
-from .ruleset import Beat, Category, CompiledPattern, Example, Game, Rules, Split, WildRules
+from .ruleset import Beat, Category, CompiledPattern, Example, Rules, WildRules
 from .schema import check as check_schema
 from .templates import check_template
 
@@ -257,7 +258,8 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         if compiled is not None:
             qualifier = CompiledPattern(text, *compiled)
 
-    game = _build_game(builder, data.get("game"), hand_size)
+    game = build_game(builder, data.get("game"), hand_size)
+    check_deal_rules(builder, wild, game, tuple(deck_ranks), suits)
     examples = tuple(
         Example(value, document.position(("examples", index)).line, document.position(("examples", index)).col)
         for index, value in enumerate(data.get("examples") or [])
@@ -351,16 +353,21 @@ def _build_wild(
             compiled = builder.pattern(text, ("wild", "plays_as", "hands"), context)
             if compiled is not None:
                 plays_as_hands = CompiledPattern(text, *compiled)
+    follow, lowest_down = build_deal_wild(builder, spec, deck_ranks)
+    if follow is not None and follow.trigger_wild:
+        ranks.append(follow.rank)  # the trigger rank is wild in every deal: a static wild rank
     return WildRules(
         cards=frozenset(cards),
         ranks=frozenset(ranks),
         # the schema's default: a deck's jokers are wild unless the file says otherwise
         # (a joker that is not wild could never play)
         jokers=bool(spec.get("jokers", jokers > 0)),
-        lowest_rank=bool(spec.get("lowest_rank", False)),
+        lowest_rank=spec.get("lowest_rank", False) is True,
         duplicates=bool(spec.get("duplicates", False)),
         plays_as_ranks=plays_as_ranks,
         plays_as_hands=plays_as_hands,
+        follow=follow,
+        lowest_down=lowest_down,
     )
 
 
@@ -373,36 +380,6 @@ def _rank_symbols(values: Sequence[Any]) -> list[str | None]:
         except ValueError:
             symbols.append(None)
     return symbols
-
-
-def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) -> Game | None:
-    if not spec:
-        return None
-    hole = int(spec.get("hole", hand_size))
-    board = int(spec.get("board", 0))
-    use_hole = spec.get("use_hole")
-    use_board = spec.get("use_board")
-    if use_hole is not None and use_hole > hole:
-        builder.report("G101", f"use_hole ({use_hole}) is more than the {hole} hole cards", ("game", "use_hole"))
-    if use_board is not None and use_board > board:
-        builder.report("G101", f"use_board ({use_board}) is more than the {board} board cards", ("game", "use_board"))
-    if use_hole is not None and use_board is not None and use_hole + use_board != hand_size:
-        builder.report(
-            "G102", f"use_hole + use_board ({use_hole} + {use_board}) must make a hand of {hand_size}", ("game",)
-        )
-    split = tuple(
-        Split(str(item.get("name", f"half {i + 1}")), str(item.get("ruleset")))
-        for i, item in enumerate(spec.get("split") or [])
-    )
-    return Game(
-        hole,
-        board,
-        use_hole,
-        use_board,
-        int(spec.get("boards", 1)),
-        split,
-        str(spec.get("odd_chip", "first_after_button")),
-    )
 
 
 def _check_unranked(builder: _Builder, definitions: dict[str, Any], ranked: set[str]) -> None:

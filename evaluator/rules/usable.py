@@ -72,6 +72,8 @@ def split_targets(ruleset: Rules) -> list[Diagnostic]:
     game = ruleset.game
     found: list[Diagnostic] = []
     for index, split in enumerate(game.split if game is not None else ()):
+        if split.ruleset is None:
+            continue  # a card half, or this ruleset itself
         try:
             load_split_half(ruleset.document, index, split.ruleset)
         except PokerRulesError as problem:

@@ -213,7 +213,7 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
 
     source = source or (ruleset.document.sources[0] if ruleset.document.sources else ruleset.name)
     stages: tuple[Callable[[], list[Diagnostic]], ...] = (
-        lambda: _Linter(ruleset, source).diagnostics(),
+        lambda: _lint_hands(ruleset, source),
         lambda: run_examples(ruleset),
     )
     found: list[Diagnostic] = []
@@ -222,6 +222,37 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
             found += stage()
         except Exception as bug:  # noqa: BLE001 - report it and go on
             found.append(_internal_error(bug, source))
+    return found
+
+
+def _lint_hands(ruleset: Ruleset, source: str) -> list[Diagnostic]:
+    """Coverage, reachability and shadowing; for wild cards a deal decides, of the deals' variants.
+
+    Follow the Queen's hands are played with the trigger rank alone, or with one
+    rank more; Low Hole Wild's with one rank wild, or none. A category is
+    unreachable (a warning) only when it is in every variant; a hand no category
+    takes is reported from any of them.
+    """
+    if not ruleset.wild.by_deal:
+        return _Linter(ruleset, source).diagnostics()
+    from ..deal.variant import variant
+
+    extra = next((rank for rank in ruleset.deck_ranks if rank not in ruleset.wild.ranks), None)
+    variants = [variant(ruleset)] + ([variant(ruleset, frozenset({extra}))] if extra is not None else [])
+    results = [_Linter(made, source).diagnostics() for made in variants]  # type: ignore[arg-type]
+    found: list[Diagnostic] = []
+    seen: set[tuple[str, int, int]] = set()
+    for diagnostics in results:
+        for item in diagnostics:
+            key = (item.code, item.line, item.col)
+            if key in seen:
+                continue
+            if item.severity == "warning" and not all(
+                any((other.code, other.line, other.col) == key for other in others) for others in results
+            ):
+                continue  # reachable under another set of wild cards
+            seen.add(key)
+            found.append(item)
     return found
 
 

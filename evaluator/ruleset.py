@@ -140,7 +140,7 @@ class Ruleset(Rules):
 
         A Dask array (``pip install "pokerrules[dask]"``) gives a lazy Dask array:
         its blocks of rows are ranked on the workers (``map_blocks``), each worker
-        building the ruleset and its tables once (see ``evaluator/cluster.py``).
+        building the ruleset and its tables once (see ``evaluator/odds/cluster.py``).
         """
         from .odds.cluster import is_dask_array
 
@@ -162,7 +162,7 @@ class Ruleset(Rules):
         player's exact share of the pot, as ``showdown`` divides it (hi-lo
         halves, double boards, ties, ``beats:`` cycles); a row sums to 1, or to
         0 when no hand qualifies (the pot is carried). See
-        ``evaluator/batch_showdown.py``.
+        ``evaluator/compiled/batch_showdown.py``.
         """
         from .compiled.batch_showdown import showdown_many
 
@@ -180,7 +180,7 @@ class Ruleset(Rules):
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
-        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
+        Returns an :class:`evaluator.odds.odds.OddsResult` (see ``evaluator/odds/odds.py``);
         ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)

@@ -4,7 +4,7 @@ Every subcommand has a one-line ``help`` (shown by ``pokerrules --help``), a
 ``description`` and an epilog of examples (shown by ``pokerrules CMD --help``);
 every argument has a help text. Execution lives in :mod:`evaluator.cli.main`.
 A subcommand that lives in a module of its own registers itself with an
-``add_parser(subparsers)`` function called from :func:`evaluator.cli.build_parser`.
+``add_parser(subparsers)`` function called from :func:`evaluator.cli.main.build_parser`.
 """
 
 from __future__ import annotations

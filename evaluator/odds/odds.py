@@ -357,7 +357,7 @@ def odds(
 
     A sampled answer is drawn in chunks of ``BATCH`` deals, chunk ``i`` from
     ``SeedSequence(seed, spawn_key=(i,))``; with a Dask ``client`` the chunks
-    run on the cluster, with the same result (see ``evaluator/cluster.py``).
+    run on the cluster, with the same result (see ``evaluator/odds/cluster.py``).
 
     >>> from evaluator import load
     >>> result = odds(load("holdem"), ["AhKh", "QsQd"], board="2h 7h 9c")

@@ -44,7 +44,7 @@ MAX_EXAMPLES_WORK = 200_000
 
 
 # Whether a failing example is to be reported: given the example and the hands it
-# evaluated (None where no hand could be made). See evaluator/partial.py.
+# evaluated (None where no hand could be made). See evaluator/tools/partial.py.
 Trust = Callable[["Ruleset", Any, Sequence["Hand | None"]], bool]
 # Card problems are the example's own, whatever else is broken in the file.
 _CARD_CODES = ("C101", "C102", "C103", "C104", "C105", "C107")

@@ -20,9 +20,10 @@ SOURCES = sorted((REPO / "evaluator").rglob("*.py"))
 TOP_FOLDERS = ("evaluator", "tests", "benchmarks", "grammar", "rulesets", "paytables", "docs", ".ci")
 STAGES = ("core", "rules", "engine", "compiled", "odds", "draw", "tools", "cli")
 # a path from the repository root: evaluator/odds/chart.py, docs/json/, tests/data/...
-ROOTED = re.compile(r"(?<![\w/.-])((?:%s)/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/])" % "|".join(re.escape(t) for t in TOP_FOLDERS))
+_TOPS = "|".join(re.escape(t) for t in TOP_FOLDERS)
+ROOTED = re.compile(rf"(?<![\w/.-])((?:{_TOPS})/[A-Za-z0-9_./*-]*[A-Za-z0-9_*/])")
 # a module of the package named from its stage, as DESIGN.md does: compiled/suitclasses.py
-STAGED = re.compile(r"(?<![\w/.-])((?:%s)/[A-Za-z0-9_]+\.py)\b" % "|".join(STAGES))
+STAGED = re.compile(rf"(?<![\w/.-])((?:{'|'.join(STAGES)})/[A-Za-z0-9_]+\.py)\b")
 # a relative Markdown link: [text](json/chart.schema.json)
 LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 # a dotted name of the package: evaluator.odds.chart.chart, evaluator.load

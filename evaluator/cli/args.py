@@ -170,12 +170,12 @@ def add_check(commands: Any) -> None:
     check.add_argument(
         "--format",
         choices=("text", "json", "github"),
-        default="text",
+        default=None,
         help="text: path:line:col lines and a summary (default); json: a list of diagnostics; "
         "github: workflow annotations",
     )
     check.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
-    check.add_argument("--json", action="store_true", help="the same as --format json")
+    check.add_argument("--json", action="store_true", help="the same as --format json (refused with another --format)")
     add_root(check)
 
 

@@ -159,7 +159,7 @@ CODES: dict[str, str] = {
     "D111": "a discarded card is not in the hand",
     "D112": "more cards to draw than there are unseen cards",
     "D113": "a draw too large to count exactly, or a deck of several packs",
-    "D114": "draw options that do not go together, or a pay table for another ruleset",
+    "D114": "a pay table given for another ruleset than the one named",
     # odds and hand ranges
     "O101": "a hand or range item that is neither cards nor a range form (with its column)",
     "O102": "a rank or card in a range that this ruleset's deck does not hold (with its column)",

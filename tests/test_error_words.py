@@ -124,7 +124,7 @@ def test_a_key_indented_under_nothing_and_no_warning_that_follows_from_it(tmp_pa
 
 
 def test_a_misspelt_required_key_is_one_error(tmp_path: Path) -> None:
-    found = only(check_text(tmp_path, SMALL.replace('four_of_a_kind:  {pattern:', 'four_of_a_kind:  {patern:')))
+    found = only(check_text(tmp_path, SMALL.replace("four_of_a_kind:  {pattern:", "four_of_a_kind:  {patern:")))
     assert (found.code, found.message, found.hint) == ("S101", "unknown key 'patern'", "did you mean 'pattern'?")
     # a key that is missing and nothing like it written: still S104
     found = only(check_text(tmp_path, SMALL.replace('four_of_a_kind:  {pattern: "XXXX Y"}', "four_of_a_kind:  {}")))
@@ -237,5 +237,7 @@ def test_cards_of_the_wrong_type_are_a_type_error_naming_what_was_expected(bad: 
 
 
 def test_odds_of_one_string_is_a_type_error_naming_the_list() -> None:
-    with pytest.raises(TypeError, match=r"hands must be a list with one hand or range per player, e\.g\. \['AhKh', 'QsQd'\]"):
+    with pytest.raises(
+        TypeError, match=r"hands must be a list with one hand or range per player, e\.g\. \['AhKh', 'QsQd'\]"
+    ):
         evaluator.load("holdem").odds("AhKh QsQd")  # type: ignore[arg-type]

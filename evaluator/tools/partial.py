@@ -191,7 +191,10 @@ def doubts_of(removed: Sequence[Path], problems: Sequence[tuple[str, Path]], bro
                 doubts.descriptions.add(str(path[1]))
             elif len(path) == 3 and path[2] not in fields:
                 # an unknown key of a category; a misspelt field (patern:) meant to change it
-                if difflib.get_close_matches(str(path[2]), sorted(fields), n=1):
+                meant = difflib.get_close_matches(str(path[2]), sorted(fields), n=1)
+                if meant == ["describe"]:
+                    doubts.descriptions.add(str(path[1]))
+                elif meant:
                     doubts.categories.add(str(path[1]))
                 continue
             else:

@@ -179,8 +179,8 @@ def doubts_of(removed: Sequence[Path], problems: Sequence[tuple[str, Path]], bro
         if len(path) == 1 and section not in schema().get("properties", {}):
             # an unknown top-level key: harmless, unless it is a section's key that lost its
             # indentation (``wild:`` then ``ranks: [2]``): that section was meant otherwise
-            for meant in sections_holding(section):
-                _doubt_section(doubts, meant)
+            for holder in sections_holding(section):
+                _doubt_section(doubts, holder)
             continue
         if section in HARMLESS_SECTIONS or section not in schema().get("properties", {}):
             continue  # a name, an example: nothing else depends on it
@@ -191,10 +191,10 @@ def doubts_of(removed: Sequence[Path], problems: Sequence[tuple[str, Path]], bro
                 doubts.descriptions.add(str(path[1]))
             elif len(path) == 3 and path[2] not in fields:
                 # an unknown key of a category; a misspelt field (patern:) meant to change it
-                meant = difflib.get_close_matches(str(path[2]), sorted(fields), n=1)
-                if meant == ["describe"]:
+                close = difflib.get_close_matches(str(path[2]), sorted(fields), n=1)
+                if close == ["describe"]:
                     doubts.descriptions.add(str(path[1]))
-                elif meant:
+                elif close:
                     doubts.categories.add(str(path[1]))
                 continue
             else:

@@ -44,3 +44,13 @@ def test_a_ruleset_in_use_is_kept_at_the_front(tmp_path: Path) -> None:
         path.write_text(SMALL.replace("name: small", f"name: other{index}"), encoding="utf-8")
         evaluator.load(path)
         assert evaluator.load("standard") is kept  # used between the others: never the oldest
+
+
+def test_forget_loaded_lets_every_ruleset_go() -> None:
+    standard = evaluator.load("standard")
+    gone = weakref.ref(standard)
+    del standard
+    build.forget_loaded()
+    gc.collect()
+    assert gone() is None and not build._LOADED
+    assert evaluator.load("standard").name == "standard"

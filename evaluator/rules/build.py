@@ -471,6 +471,12 @@ def load_rules(
     return ruleset
 
 
+def forget_loaded() -> None:
+    """Let go of every ruleset :func:`load_rules` keeps (their tables and caches are freed
+    once nothing else holds them); the next load builds again."""
+    _LOADED.clear()
+
+
 def _mtime(source: str) -> float:
     try:
         return Path(source).stat().st_mtime

@@ -177,6 +177,7 @@ CODES: dict[str, str] = {
     "O114": "outs need a board with a next street to come",
     "O116": "ranges that can hardly ever be dealt together (they keep sharing cards)",
     "O117": "a sampled-hand chart asked for what it cannot give: hands out of 1..10,000, a hand of the wrong size, a chart of another kind to compare",
+    "O126": "an exact matchup table the game cannot give: not two hole cards and one board, a split pot, beats: exceptions, several packs",
 }
 
 

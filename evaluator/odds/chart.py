@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import error
 from ..engine.cardread import read_cards
+from .chart_exact import ExactGrid, exact_cell, grid_question, run_grid
 from .chart_run import (
     CHUNK_SAMPLES,
     DEFAULT_CHART_SAMPLES,
@@ -44,15 +45,15 @@ from .chart_run import (
     HandClass,
     check_question,
     exact_cost,
-    grid_ranks,
     run_chunk,
     settle_chart,
+    worker_count,
 )
 from .chart_sample import sampled_chart, starting_cards
 from .cluster import Progress, drawn_seed
 from .deals import OddsError
 from .odds import deal_geometry
-from .ranges import parse_range
+from .ranges import grid_ranks, parse_range
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -170,6 +171,10 @@ def chart(
                 raise error(OddsError, "O101", f"{name!r} is not a class of the grid (AA, AKs, AKo)", "<chart>")
             wanted.append(by_name[name])
     per_class = samples if samples is not None else DEFAULT_CHART_SAMPLES
+    if exact and opponents == 1:
+        grid = grid_question(ruleset, board, dead)
+        if isinstance(grid, ExactGrid):
+            return _board_major_chart(ruleset, grid, wanted, board, dead, client, progress, started)
     used_seed = None if exact else drawn_seed(seed)
     chunks: list[Chunk] = []
     combos: list[int] = []
@@ -204,6 +209,36 @@ def chart(
         client=client,
         progress=progress,
         started=started,
+    )
+
+
+def _board_major_chart(
+    ruleset: Rules,
+    grid: ExactGrid,
+    wanted: list[HandClass],
+    board: str,
+    dead: str,
+    client: Any,
+    progress: Progress | None,
+    started: float,
+) -> ChartResult:
+    """The exact chart against one random hand, every board once (:mod:`evaluator.odds.chart_exact`)."""
+    run_grid(ruleset, grid, client, progress)
+    cells = [exact_cell(ruleset, grid, cls, len(_combos(ruleset, cls.name, board, dead))) for cls in wanted]
+    return ChartResult(
+        ruleset=ruleset.name,
+        ranks=grid_ranks(ruleset),
+        opponents=1,
+        method="exact",
+        seed=None,
+        samples=None,
+        board=board,
+        dead=dead,
+        cells=cells,
+        lookups=grid.plan.lookups,
+        seconds=time.monotonic() - started,
+        workers=worker_count(client),
+        extra={"engine": "board-major", "boards": grid.plan.boards},
     )
 
 

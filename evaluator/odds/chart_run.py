@@ -22,6 +22,7 @@ from ..core.errors import error
 from .cluster import Progress, RulesetSpec, chunk_rng, run_chunks
 from .deals import BATCH, OddsError
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, exact_lookups, prepare
+from .ranges import grid_ranks
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -181,19 +182,6 @@ class ChartResult:
             "sample": None if self.sample is None else self.sample.as_dict(self.cells),
             "cells": [cell.as_dict() for cell in self.cells],
         }
-
-
-def grid_ranks(ruleset: Rules) -> list[str]:
-    """The ranks along the grid, highest first (the ace high, as classes are written).
-
-    >>> from evaluator import load
-    >>> grid_ranks(load("short-deck-holdem"))
-    ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6']
-    """
-    order = list(ruleset.deck_ranks)
-    if "A" in order:
-        order = [rank for rank in order if rank != "A"] + ["A"]
-    return order[::-1]
 
 
 @dataclass(frozen=True)

@@ -49,12 +49,12 @@ from .chart_run import (
     SampledHand,
     check_question,
     exact_cost,
-    grid_ranks,
     settle_chart,
 )
 from .cluster import Progress, chunk_rng, drawn_seed
 from .deals import OddsError
 from .odds import deal_geometry
+from .ranges import grid_ranks
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

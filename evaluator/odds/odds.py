@@ -36,6 +36,9 @@ import numpy as np
 from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards
 from ..rules.cards import tokenize
+from .board_counts import HeadsUpSums
+from .board_major import MatchupSums, Plan
+from .board_run import board_major_plan, player_figures, run_plan
 from .cluster import RulesetSpec, chunk_rng, drawn_seed, run_chunks
 from .deals import BATCH, OddsError, Table, build_table, segment_cuts
 from .ranges import HandRange, combo_count_text, parse_range
@@ -384,8 +387,12 @@ def odds(
             hint="drop --exact to sample, or give more known cards",
         )
     names = engine.names
-    totals = _Totals(table.players, names)
     report = progress or (lambda fraction: None)
+    if samples is None:
+        plan = board_major_plan(table, work, EXACT_HARD_LIMIT if exact else EXACT_LIMIT)
+        if plan is not None:
+            return _board_major_result(ruleset, table, plan, names, client, report, started)
+    totals = _Totals(table.players, names)
     if exact or (samples is None and work <= EXACT_LIMIT):
         method, used_seed = "exact", None
         done = 0.0
@@ -433,6 +440,45 @@ def odds(
         split=len(names) > 1,
         no_qualifier={name: totals.dead[name] / totals.weight for name in names},
         lookups=int(totals.count * engine.cost),
+        seconds=time.monotonic() - started,
+    )
+
+
+def _board_major_result(
+    ruleset: Rules,
+    table: Table,
+    plan: Plan,
+    names: list[str],
+    client: Any,
+    report: Progress,
+    started: float,
+) -> OddsResult:
+    """The exact answer by boards (:mod:`evaluator.odds.board_major`), in the form of the deal enumeration's."""
+    sums = run_plan(ruleset, plan, False, client, report)
+    assert isinstance(sums, MatchupSums | HeadsUpSums)
+    figures, no_qualifier, deals = player_figures(plan, sums)
+    split = len(names) > 1
+    players = [
+        PlayerOdds(
+            hand=combo_count_text(hand),
+            equity=figure.equity,
+            win=figure.win,
+            tie=figure.tie,
+            std_error=0.0,
+            halves={name: share for name, share in zip(names, figure.halves, strict=True)},
+            scoop=figure.win if split else None,
+        )
+        for hand, figure in zip(table.hands, figures, strict=True)
+    ]
+    return OddsResult(
+        ruleset=ruleset.name,
+        method="exact",
+        deals=deals,
+        seed=None,
+        players=players,
+        split=split,
+        no_qualifier=dict(zip(names, no_qualifier, strict=True)),
+        lookups=plan.lookups,
         seconds=time.monotonic() - started,
     )
 

@@ -196,6 +196,24 @@ def test_an_exact_preflop_chart_equals_brute_force(sixteen: Ruleset) -> None:
         assert cell.equity == pytest.approx(equity, abs=1e-12) and cell.deals == deals
 
 
+def test_an_exact_chart_of_a_suit_order_ranks_every_board_and_equals_brute_force(tmp_path: Path) -> None:
+    path = tmp_path / "sixteen-bridge.yaml"
+    path.write_text("name: sixteen-bridge\nextends: suits-bridge\ndeck: {ranks: [J, Q, K, A]}\n", encoding="utf-8")
+    ruleset = load(path)
+    result = chart(ruleset, exact=True, board="Ah")
+    assert result.extra["boards"] == comb(15, 4)  # no renaming of suits keeps a suit order
+    expected = _plain_equities(ruleset, ruleset.cards("Ah"))
+    for cell in result.cells:
+        if cell.deals:
+            assert cell.equity == pytest.approx(expected[cell.hand.name][0], abs=1e-12)
+
+
+def test_an_exact_chart_past_the_bound_of_one_process_is_refused() -> None:
+    with pytest.raises(Exception) as caught:
+        chart(load("suits-bridge"), exact=True)
+    assert getattr(caught.value, "code", None) == "O111" and "Dask" in str(caught.value)
+
+
 def test_an_exact_chart_with_known_cards_equals_brute_force(sixteen: Ruleset) -> None:
     result = chart(sixteen, exact=True, board="Ah Kd")
     expected = _plain_equities(sixteen, sixteen.cards("Ah Kd"))

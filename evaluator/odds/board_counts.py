@@ -11,10 +11,13 @@ holding with both (``h`` itself, when the opponent may hold it). So each board
 sorts one row of every holding and, per card, one row of the holdings that hold
 it (51 for a 52-card deck).
 
-A row is sorted once with each element's place packed below its value, so the
-sort brings the place along; an element's count of smaller values is the start
-of its run of equal values (unit weights) or the sum of the weights before that
-run (weighted ranges).
+The row of every holding is counted by a histogram of the values (they are the
+tables' small dense integers) or by a sort; a holding's count of smaller values
+is then its *place* among the board's values. A row by card sorts those places
+with each element's position packed below, so the sort brings the position
+along; an element's count of smaller values is the start of its run of equal
+places (unit weights) or the sum of the weights before that run (weighted
+ranges), put back in row order where each holding finds its two rows.
 
 Matchups (class against class) count per opponent class: a cumulative sum of
 the classes along the sorted row gives, for each holding, how many holdings of
@@ -104,20 +107,14 @@ def _runs(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first[run], after[run]
 
 
-def card_sums(
-    ranks: np.ndarray,
-    rows: Rows,
-    weights: np.ndarray | None,
-    board_weights: np.ndarray,
-    qualifies: np.ndarray,
-    fails: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sums over boards (weighted) of each holding's counts in the rows of its cards: the weight of
-    the opponents in the row with a smaller value (where the holding qualifies), with an equal
-    one (where it qualifies; where it does not). A holding's two rows add up in its sums.
+def card_counts(ranks: np.ndarray, rows: Rows, weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per board and holding (boards, holdings): the weight of the live opponents in the rows of
+    its two cards with a smaller value, and with an equal one (the two rows added).
 
     ``ranks`` (boards, holdings + 1): each holding's place among the values of its board (equal
-    values, equal places; dead holdings and the padding past every live one).
+    values, equal places; dead holdings and the padding past every live one). Each row is sorted
+    with the element's position packed below its place; the counts are read off the runs of
+    equal places and put back in row order, where each holding finds its two rows.
     """
     nb = ranks.shape[0]
     n = ranks.shape[1] - 1
@@ -127,39 +124,39 @@ def card_sums(
     packed = (ranks.astype(wide)[:, rows.by_card] << bits) | np.arange(length, dtype=wide)
     packed.sort(axis=-1)
     came_from = packed & ((1 << bits) - 1)
-    ordered = (packed >> bits).reshape(nb, -1)
-    first, after = _runs(ordered.reshape(-1, length))
-    # the holding of each sorted element: its row's start plus where it came from, in the flat rows
-    starts = np.arange(0, cards * length, length, dtype=wide)[:, None]
-    holding = np.take(rows.by_card.reshape(-1), (came_from + starts).reshape(nb, -1))
-    # a holding that does not qualify has place 0 on a board where some holding does not qualify
-    some_fail: np.ndarray = np.asarray(fails.any(axis=1))
-    if some_fail.any():
-        mask_f = (ordered == 0) & some_fail[:, None]
-        mask_q = (ordered < n) & ~mask_f
-    else:
-        mask_f = None
-        mask_q = ordered < n
-    flat_holding = holding.reshape(-1)
+    ordered = packed >> bits  # (boards, cards, length)
+    starts = np.ones(ordered.shape, dtype=bool)
+    np.not_equal(ordered[..., 1:], ordered[..., :-1], out=starts[..., 1:])
+    where = np.arange(length, dtype=wide)
+    first = np.maximum.accumulate(np.where(starts, where, 0), axis=-1)
+    ends = np.ones(ordered.shape, dtype=bool)
+    ends[..., :-1] = starts[..., 1:]
+    last = np.minimum.accumulate(np.where(ends, where + 1, length)[..., ::-1], axis=-1)[..., ::-1]
+    alive = ordered < n
+    less_sorted: np.ndarray
+    equal_sorted: np.ndarray
     if weights is None:
-        base = np.arange(0, len(first), length, dtype=np.int64).repeat(length)
-        less = (first - base).reshape(nb, -1)
-        equal = (after - first).reshape(nb, -1)
+        less_sorted, equal_sorted = first, np.where(alive, last - first, 0)
     else:
-        weight = np.append(np.asarray(weights, dtype=np.float64), 0.0)[flat_holding]
-        running = np.zeros(len(first) + 1)
-        np.cumsum(np.where((ordered < n).reshape(-1), weight, 0.0), out=running[1:])
-        start = running[np.arange(0, len(first), length).repeat(length)]
-        less = (running[first] - start).reshape(nb, -1)
-        equal = (running[after] - running[first]).reshape(nb, -1)
-    board = board_weights.astype(np.float64)[:, None]
-    out = n + 1
+        holding = np.take(rows.by_card, came_from + (np.arange(cards, dtype=wide) * length)[:, None])
+        weight = np.where(alive, np.append(np.asarray(weights, dtype=np.float64), 0.0)[holding], 0.0)
+        running = np.zeros(ordered.shape[:-1] + (length + 1,))
+        np.cumsum(weight, axis=-1, out=running[..., 1:])
+        less_sorted = np.take_along_axis(running, first, axis=-1)
+        equal_sorted = np.take_along_axis(running, last, axis=-1) - less_sorted
+    # back in row order (a flat scatter), then each holding's two rows (fixed places)
+    target = (
+        came_from.reshape(nb * cards, length) + (np.arange(nb * cards, dtype=np.int64) * length)[:, None]
+    ).reshape(-1)
+    less_rows = np.empty(nb * cards * length, dtype=less_sorted.dtype)
+    equal_rows = np.empty(nb * cards * length, dtype=equal_sorted.dtype)
+    less_rows[target] = less_sorted.reshape(-1)
+    equal_rows[target] = equal_sorted.reshape(-1)
+    less_rows, equal_rows = less_rows.reshape(nb, -1), equal_rows.reshape(nb, -1)
+    first_card, second_card = rows.place[:, 0], rows.place[:, 1]
     return (
-        np.bincount(flat_holding, (np.where(mask_q, board, 0.0) * less).reshape(-1), minlength=out)[:n],
-        np.bincount(flat_holding, (np.where(mask_q, board, 0.0) * equal).reshape(-1), minlength=out)[:n],
-        np.zeros(n)
-        if mask_f is None
-        else np.bincount(flat_holding, (np.where(mask_f, board, 0.0) * equal).reshape(-1), minlength=out)[:n],
+        less_rows[:, first_card] + less_rows[:, second_card],
+        equal_rows[:, first_card] + equal_rows[:, second_card],
     )
 
 
@@ -243,31 +240,29 @@ def heads_up(values: np.ndarray, board_weights: np.ndarray, rows: Rows, weights:
     own = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     board = board_weights.astype(np.float64)
     place, less, equal = main_counts(values, None if weights is None else own)
-    qualifies = values >= 0
-    fails = values == -1
-    win = board @ np.where(qualifies, less, 0.0)
-    tie = board @ np.where(qualifies, equal, 0.0)
-    dead = board @ np.where(fails, equal, 0.0)
-    # every live opponent's weight, in all and in the row of each card
+    # every live opponent's weight on the board
     live = np.where(alive, own, 0.0)
-    total = (board * live.sum(axis=1)) @ alive
+    total = live.sum(axis=1, keepdims=True)
     hole = rows.place.shape[1]
     if hole == 2:
+        # the opponents that share a card with the hero out (inclusion-exclusion): those holding
+        # either card, and the hero itself back in (it holds both)
         ranks = np.concatenate([np.where(alive, place, n), np.full((nb, 1), n)], axis=1)
-        card_less, card_equal, card_fails = card_sums(
-            ranks, rows, None if weights is None else own, board, qualifies, fails
-        )
-        win -= card_less
-        tie -= card_equal
-        dead -= card_fails
+        card_less, card_equal = card_counts(ranks, rows, None if weights is None else own)
         in_row = np.concatenate([live, np.zeros((nb, 1))], axis=1)[:, rows.by_card].sum(axis=2)  # (boards, cards)
         width = rows.length
-        for j in range(2):
-            total -= board @ (in_row[:, rows.place[:, j] // width] * alive)
-    if hole >= 1:
-        # the hero itself: counted once in all, and once in each of its cards' rows
-        sign = 1.0 if hole == 2 else -1.0
-        tie += sign * (board @ (qualifies * own))
-        dead += sign * (board @ (fails * own))
-        total += sign * (board @ (alive * own))
-    return HeadsUpSums(win=win, tie=tie, dead=dead, total=total)
+        sharing = in_row[:, rows.place[:, 0] // width] + in_row[:, rows.place[:, 1] // width]
+        less = less - card_less
+        equal = equal - card_equal + live
+        total = total - sharing + live
+    elif hole == 1:
+        equal = equal - live
+        total = total - live
+    qualifies = values >= 0
+    fails = values == -1
+    return HeadsUpSums(
+        win=board @ np.where(qualifies, less, 0.0),
+        tie=board @ np.where(qualifies, equal, 0.0),
+        dead=board @ np.where(fails, equal, 0.0),
+        total=board @ np.where(alive, total, 0.0),
+    )

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import error
 from ..engine.cardread import read_cards
-from .chart_exact import ExactGrid, exact_cell, grid_question, run_grid
+from .chart_exact import ExactGrid, check_bound, exact_cell, grid_question, run_grid
 from .chart_run import (
     CHUNK_SAMPLES,
     DEFAULT_CHART_SAMPLES,
@@ -223,6 +223,7 @@ def _board_major_chart(
     started: float,
 ) -> ChartResult:
     """The exact chart against one random hand, every board once (:mod:`evaluator.odds.chart_exact`)."""
+    check_bound(ruleset, grid, client)
     run_grid(ruleset, grid, client, progress)
     cells = [exact_cell(ruleset, grid, cls, len(_combos(ruleset, cls.name, board, dead))) for cls in wanted]
     return ChartResult(

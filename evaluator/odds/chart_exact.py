@@ -23,17 +23,23 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.errors import error
 from ..engine.cardread import read_cards
 from .board_counts import HeadsUpSums
 from .board_major import ExactQuestion, Plan, build_plan
 from .board_run import run_plan
 from .chart_run import Cell, HandClass
 from .cluster import Progress
+from .deals import OddsError
 from .odds import deal_geometry
 from .ranges import parse_range
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
+
+#: Holdings ranked (in rank lookups) past which an exact chart is refused on one process
+#: (about a quarter of an hour on the direct path); a Dask cluster takes any.
+EXACT_CHART_LIMIT = 10_000_000_000
 
 
 @dataclass
@@ -71,6 +77,21 @@ def grid_question(ruleset: Rules, board: str, dead: str) -> ExactGrid | str:
         return plan
     index = {tuple(row): i for i, row in enumerate(plan.holdings.tolist())}
     return ExactGrid(plan, index)
+
+
+def check_bound(ruleset: Rules, grid: ExactGrid, client: Any) -> None:
+    """Refuse (O111) a chart past ``EXACT_CHART_LIMIT`` lookups on one process; a Dask cluster takes any."""
+    cost = grid.plan.lookups
+    if client is None and cost > EXACT_CHART_LIMIT:
+        why = "" if grid.plan.space.group > 1 else " (its suits are not interchangeable: every board is ranked)"
+        raise error(
+            OddsError,
+            "O111",
+            f"an exact chart of {ruleset.name} needs about {cost:.3g} rank lookups ({len(grid.plan.holdings):,} "
+            f"holdings on each of {grid.plan.boards:,} boards{why}); the bound on one process is {EXACT_CHART_LIMIT:.0e}",
+            "<chart>",
+            hint="give board cards, or split the boards over a Dask cluster (--workers N, --scheduler ADDRESS)",
+        )
 
 
 def run_grid(ruleset: Rules, grid: ExactGrid, client: Any = None, progress: Progress | None = None) -> HeadsUpSums:

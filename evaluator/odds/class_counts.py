@@ -172,9 +172,10 @@ def _groups(
     groups = len(found)
     if not groups:
         return
-    counts = np.zeros((groups, count))
+    # small integers all along (a count of holdings times a board's weight): int32 halves the traffic
+    counts = np.zeros((groups, count), dtype=np.int32)
     counts[np.arange(groups), cls] = size
-    running = np.zeros((groups + 1, count))
+    running = np.zeros((groups + 1, count), dtype=np.int32)
     np.cumsum(counts, axis=0, out=running[1:])
     new_place = np.ones(groups, dtype=bool)
     new_place[1:] = spot[1:] != spot[:-1]
@@ -185,20 +186,21 @@ def _groups(
     board_start = np.maximum.accumulate(np.where(new_board, index, 0))
     ends = np.append(np.flatnonzero(new_place)[1:], groups)
     after = ends[np.cumsum(new_place) - 1]
-    below = running[first] - running[board_start]
-    beside = running[after] - running[first]
+    start_rows = running[first]
+    below = start_rows - running[board_start]
+    beside = running[after] - start_rows
     # a group that does not qualify sits at place 0 of a board where some holding does not qualify
     board_fails: np.ndarray = np.asarray(fails.any(axis=1))
     group_fails = (at == 0) & board_fails[on]
-    scale = weight[on] * size
-    wins = np.where(group_fails, 0.0, scale)[:, None] * below
-    ties = np.where(group_fails, 0.0, scale)[:, None] * beside
+    scale = np.where(group_fails, 0, weight[on].astype(np.int64) * size).astype(np.int32)[:, None]
     order = np.argsort(cls, kind="stable")
     sorted_cls = cls[order]
     starts = np.flatnonzero(np.r_[True, sorted_cls[1:] != sorted_cls[:-1]])
     rows_of = sorted_cls[starts]
-    sums.wins[rows_of] += np.add.reduceat(wins[order], starts, axis=0)
-    sums.ties[rows_of] += np.add.reduceat(ties[order], starts, axis=0)
+    below *= scale
+    beside *= scale
+    sums.wins[rows_of] += np.add.reduceat(below[order], starts, axis=0, dtype=np.int64)
+    sums.ties[rows_of] += np.add.reduceat(beside[order], starts, axis=0, dtype=np.int64)
 
 
 def _shared(
@@ -215,19 +217,22 @@ def _shared(
     first, second = _pair_places(rows.length)
     pad = np.zeros((nb, 1), dtype=bool)
     by_card = rows.by_card
-    placed = np.concatenate([place, np.zeros((nb, 1), dtype=place.dtype)], axis=1)[:, by_card]
+    small = place.astype(np.int16) if place.shape[1] < 1 << 15 else place
+    placed = np.concatenate([small, np.zeros((nb, 1), dtype=small.dtype)], axis=1)[:, by_card]
     use = np.concatenate([used, pad], axis=1)[:, by_card]
     good = np.concatenate([qualifies & used, pad], axis=1)[:, by_card]
-    bad = np.concatenate([fails & used, pad], axis=1)[:, by_card]
     a, b = placed[:, :, first], placed[:, :, second]
     dealt = use[:, :, first] & use[:, :, second]
     good_a, good_b = good[:, :, first], good[:, :, second]
-    figures = (
-        dealt & good_a & (a > b),
-        dealt & good_b & (b > a),
-        dealt & good_a & good_b & (a == b),
-        dealt & bad[:, :, first] & bad[:, :, second],
-        dealt,
-    )
-    for k, figure in enumerate(figures):
-        sums.shared[k] += (weight @ figure.reshape(nb, -1)).reshape(sums.shared[k].shape)
+    figures = [dealt & good_a & (a > b), dealt & good_b & (b > a), dealt & good_a & good_b & (a == b), None, dealt]
+    if (fails & used).any():
+        bad = np.concatenate([fails & used, pad], axis=1)[:, by_card]
+        figures[3] = dealt & bad[:, :, first] & bad[:, :, second]
+    # boards take few weights (the sizes of their orbits): count each weight's boards, then scale
+    for value in np.unique(weight).tolist():
+        pick = weight == value
+        for k, figure in enumerate(figures):
+            if figure is not None:
+                chosen = figure[pick] if not pick.all() else figure
+                counted = np.count_nonzero(chosen, axis=0) if len(chosen) > 1 else chosen[0]
+                sums.shared[k] += value * counted.reshape(sums.shared[k].shape)

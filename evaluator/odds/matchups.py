@@ -25,7 +25,7 @@ from ..core.errors import error
 from .board_major import class_index
 from .board_run import run_plan
 from .chart import hand_classes
-from .chart_exact import ExactGrid, grid_question
+from .chart_exact import ExactGrid, check_bound, grid_question
 from .chart_run import HandClass
 from .class_counts import ClassPairSums
 from .cluster import Progress
@@ -133,8 +133,8 @@ def matchups(
 
     Raises:
         PokerRulesError: O126 a game the table cannot be computed for (not two hole cards and
-            one board, a split pot, ``beats:`` exceptions, several packs), card codes for
-            unreadable ``board`` or ``dead`` cards.
+            one board, a split pot, ``beats:`` exceptions, several packs), O111 past the bound of
+            one process, card codes for unreadable ``board`` or ``dead`` cards.
     """
     started = time.monotonic()
     classes = hand_classes(ruleset)
@@ -147,6 +147,7 @@ def matchups(
             "<chart>",
             hint="chart --exact gives each class against a random hand; odds --exact gives one matchup",
         )
+    check_bound(ruleset, grid, client)
     sums = run_plan(ruleset, grid.plan, True, client, progress, kind="matchups")
     assert isinstance(sums, ClassPairSums)
     wins, ties, neither, deals = sums.table(grid.plan.rows, class_index(grid.plan))

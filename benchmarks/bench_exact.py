@@ -69,7 +69,7 @@ def spread(times: list[float]) -> str:
 def dealt_odds(ruleset: Any, hands: list[str]) -> Any:
     """Exact odds dealt deal by deal (the engine before the board-major one)."""
     saved = odds_module.board_major_plan
-    odds_module.board_major_plan = lambda *args: None
+    odds_module.board_major_plan = lambda *args: ""
     try:
         return odds_module.odds(ruleset, hands, exact=True)
     finally:

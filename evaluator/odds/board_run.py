@@ -117,22 +117,27 @@ def run_plan(
     return total
 
 
-def board_major_plan(table: Table, work: float, bound: float) -> Plan | None:
+def board_major_plan(table: Table, work: float, bound: float) -> Plan | str:
     """The board-major plan of an odds question when it needs fewer lookups than dealing
-    every deal (``work``) and at most ``bound``; None when the deals must be enumerated."""
+    every deal (``work``) and at most ``bound``; else why the deals are enumerated (empty
+    for a small question)."""
     if work < MIN_WORK:
-        return None  # a small question: dealing every deal is quicker than planning
+        return ""  # a small question: dealing every deal is quicker than planning
     edge = table.players * table.hole
     pool = len(table.physical) + int((table.template[:edge] >= 0).sum())
     to_come = int((table.template[edge:] < 0).sum())
     if table.boards == 1 and comb(pool, to_come) * RAW_BOARD_COST >= work:
-        return None  # enumerating the boards alone costs more than dealing every deal
+        return ""  # enumerating the boards alone costs more than dealing every deal
     question = question_of(table)
     if isinstance(question, str):
-        return None
+        return question
     plan = build_plan(table.ruleset, question)
-    if isinstance(plan, str) or plan.cost >= work or plan.lookups > bound:
-        return None
+    if isinstance(plan, str):
+        return plan
+    if plan.cost >= work:
+        return ""
+    if plan.lookups > bound:
+        return f"{plan.lookups:.3g} rank lookups ({len(plan.holdings):,} holdings on {plan.boards:,} boards)"
     return plan
 
 

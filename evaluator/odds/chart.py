@@ -171,10 +171,12 @@ def chart(
                 raise error(OddsError, "O101", f"{name!r} is not a class of the grid (AA, AKs, AKo)", "<chart>")
             wanted.append(by_name[name])
     per_class = samples if samples is not None else DEFAULT_CHART_SAMPLES
+    why = "more than one opponent" if exact and opponents > 1 else ""
     if exact and opponents == 1:
         grid = grid_question(ruleset, board, dead)
         if isinstance(grid, ExactGrid):
             return _board_major_chart(ruleset, grid, wanted, board, dead, client, progress, started)
+        why = grid
     used_seed = None if exact else drawn_seed(seed)
     chunks: list[Chunk] = []
     combos: list[int] = []
@@ -189,7 +191,7 @@ def chart(
         if exact:
             if not cost:  # every class costs about the same: the bound is checked once
                 every_combo = sum(len(_combos(ruleset, k.name, board, dead)) for k in wanted)
-                cost = exact_cost(ruleset, options[0], opponents, board, dead, every_combo)
+                cost = exact_cost(ruleset, options[0], opponents, board, dead, every_combo, why)
             chunks += [Chunk(c, cell, i, text, opponents, board, dead, 0, 0) for i, text in enumerate(options)]
         else:
             for i, start in enumerate(range(0, per_class, CHUNK_SAMPLES)):

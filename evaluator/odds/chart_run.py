@@ -281,9 +281,11 @@ def check_question(opponents: int, samples: int | None, exact: bool) -> None:
         raise error(OddsError, "O112", f"samples must be from 1 to {MAX_SAMPLES:,}", "<chart>")
 
 
-def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str, combinations: int) -> float:
+def exact_cost(
+    ruleset: Rules, combo: str, opponents: int, board: str, dead: str, combinations: int, why: str = ""
+) -> float:
     """Rank lookups of one combination's exact chunk (``combinations`` of them in the chart);
-    refused (O111) past ``EXACT_HARD_LIMIT``."""
+    refused (O111) past ``EXACT_HARD_LIMIT`` (``why``: why the chart is not counted board by board)."""
     table, engine = prepare(ruleset, [combo] + ["random"] * opponents, board, dead)
     cost = exact_lookups(table, engine, EXACT_HARD_LIMIT)
     if cost > EXACT_HARD_LIMIT:
@@ -292,7 +294,8 @@ def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str
             OddsError,
             "O111",
             f"an exact chart needs about {cost:.3g} rank lookups per combination ({whole:.3g} in all); "
-            f"the bound per combination is {EXACT_HARD_LIMIT:.0e}",
+            f"the bound per combination is {EXACT_HARD_LIMIT:.0e}"
+            + (f" (dealt deal by deal, not counted board by board: {why})" if why else ""),
             "<chart>",
             hint="drop --exact to sample, or give board cards",
         )

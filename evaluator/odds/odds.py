@@ -378,20 +378,23 @@ def odds(
     work = exact_lookups(table, engine, EXACT_HARD_LIMIT)
     if exact and samples is not None:
         raise error(OddsError, "O112", "exact and samples exclude each other", "<odds>")
+    names = engine.names
+    report = progress or (lambda fraction: None)
+    why = ""
+    if samples is None:
+        plan = board_major_plan(table, work, EXACT_HARD_LIMIT if exact else EXACT_LIMIT)
+        if isinstance(plan, Plan):
+            return _board_major_result(ruleset, table, plan, names, client, report, started)
+        why = plan
     if exact and work > EXACT_HARD_LIMIT:
         raise error(
             OddsError,
             "O111",
-            f"exact enumeration needs about {work:.3g} rank lookups; the bound is {EXACT_HARD_LIMIT:.0e}",
+            f"exact enumeration needs about {work:.3g} rank lookups; the bound is {EXACT_HARD_LIMIT:.0e}"
+            + (f" (board by board: {why})" if why else ""),
             "<odds>",
             hint="drop --exact to sample, or give more known cards",
         )
-    names = engine.names
-    report = progress or (lambda fraction: None)
-    if samples is None:
-        plan = board_major_plan(table, work, EXACT_HARD_LIMIT if exact else EXACT_LIMIT)
-        if plan is not None:
-            return _board_major_result(ruleset, table, plan, names, client, report, started)
     totals = _Totals(table.players, names)
     if exact or (samples is None and work <= EXACT_LIMIT):
         method, used_seed = "exact", None

@@ -166,8 +166,7 @@ class Plan:
     def cost(self) -> float:
         """The work of the whole question in the unit of one rank lookup of the deal enumeration
         (about 40 ns on the direct path): the boards enumerated and kept, the holdings ranked on
-        them, the matchups compared or the holdings counted (measured ratios, see the module
-        docstring of :mod:`evaluator.odds.board_counts`)."""
+        them, the matchups compared or the holdings counted (ratios measured on the direct path)."""
         raw = self.space.total * (RAW_BOARD_COST if self.space.group > 1 else 1.0)
         per_board = len(self.holdings) * len(self.values.halves) * self._lookup_cost() * VALUE_COST
         if self.mode == "sorted":
@@ -204,25 +203,42 @@ def build_plan(ruleset: Rules, question: ExactQuestion, prefer_sorted: bool = Fa
     heads_up_ok = len(question.players) == 2 and halves == 1 and question.hole <= 2
     if not prefer_sorted or not heads_up_ok:
         matchups = _compatible(question, MAX_MATCHUPS + 1) if count <= 64 * MAX_MATCHUPS else None
-        if matchups is not None and len(matchups[0]) * len(maps) <= MAX_MATCHUPS:
-            ids, weights = _images(matchups[0], matchups[1], maps, question.hole)
-            holdings, index = np.unique(ids.reshape(-1, question.hole), axis=0, return_inverse=True)
-            space = BoardSpace(ruleset, available, k, maps)
-            plan = Plan(
-                question,
-                "tuples",
-                holdings,
-                HoldingValues(ruleset, holdings, question.board),
-                space,
-                space.chunks(),
-                matchups=index.reshape(ids.shape[0], ids.shape[1]),
-                matchup_weights=weights,
-                extra={"matchups": len(matchups[0])},
-            )
-            return plan
+        if matchups is not None:
+            combos, weights = matchups
+            identity = maps[(maps == np.arange(maps.shape[1])).all(axis=1)]
+            # when the images of many matchups are too many to list: every board, no renaming
+            for group in (maps, identity):
+                if len(combos) * len(group) <= MAX_MATCHUPS:
+                    return _matchup_plan(
+                        ruleset, question, combos, weights, group, BoardSpace(ruleset, available, k, group)
+                    )
     if not heads_up_ok:
         return "too many matchups to list for more than two players or a split pot"
     return _sorted_plan(ruleset, question, maps, available, k)
+
+
+def _matchup_plan(
+    ruleset: Rules,
+    question: ExactQuestion,
+    combos: np.ndarray,
+    weights: np.ndarray,
+    group: np.ndarray,
+    space: BoardSpace,
+) -> Plan:
+    """Matchup by matchup: every image of every matchup under the renamings ``group``."""
+    ids, shares = _images(combos, weights, group, question.hole)
+    holdings, index = np.unique(ids.reshape(-1, question.hole), axis=0, return_inverse=True)
+    return Plan(
+        question,
+        "tuples",
+        holdings,
+        HoldingValues(ruleset, holdings, question.board),
+        space,
+        space.chunks(),
+        matchups=index.reshape(ids.shape[0], ids.shape[1]),
+        matchup_weights=shares,
+        extra={"matchups": len(combos)},
+    )
 
 
 def _compatible(question: ExactQuestion, most: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -136,8 +136,11 @@ def board_major_plan(table: Table, work: float, bound: float) -> Plan | str:
         return plan
     if plan.cost >= work:
         return ""
-    if plan.lookups > bound:
-        return f"{plan.lookups:.3g} rank lookups ({len(plan.holdings):,} holdings on {plan.boards:,} boards)"
+    if max(plan.lookups, plan.cost) > bound:
+        return (
+            f"about {max(plan.lookups, plan.cost):.3g} rank lookups' work ({len(plan.holdings):,} holdings on "
+            f"{plan.boards:,} boards)"
+        )
     return plan
 
 

@@ -81,7 +81,7 @@ def grid_question(ruleset: Rules, board: str, dead: str) -> ExactGrid | str:
 
 def check_bound(ruleset: Rules, grid: ExactGrid, client: Any) -> None:
     """Refuse (O111) a chart past ``EXACT_CHART_LIMIT`` lookups on one process; a Dask cluster takes any."""
-    cost = grid.plan.lookups
+    cost = max(grid.plan.lookups, grid.plan.cost)
     if client is None and cost > EXACT_CHART_LIMIT:
         why = "" if grid.plan.space.group > 1 else " (its suits are not interchangeable: every board is ranked)"
         raise error(

@@ -214,6 +214,34 @@ def test_an_exact_chart_past_the_bound_of_one_process_is_refused() -> None:
     assert getattr(caught.value, "code", None) == "O111" and "Dask" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("name", "board"),
+    [
+        ("joker-wild", "Kd 7c 2h 9s"),
+        ("one-eyed-jacks", "Js 7c 2h 9s"),
+        ("lowest-card-wild", "Kd 7c 2h 9s"),
+        ("ace-to-five-eight-or-better", "Kd 7c 2h 9s"),
+        ("greek-holdem", "Kd 7c 2h 9s"),
+        ("three-card-poker", "Ah"),
+        ("two-jokers-wild", "Kd 7c X"),
+    ],
+)
+def test_an_exact_chart_board_by_board_equals_the_chart_dealt_deal_by_deal(
+    name: str, board: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evaluator.odds import chart as chart_module
+
+    ruleset = load(name)
+    counted = chart(ruleset, exact=True, board=board)
+    assert counted.extra["engine"] == "board-major"
+    monkeypatch.setattr(chart_module, "grid_question", lambda *args: "dealt deal by deal here")
+    dealt = chart(ruleset, exact=True, board=board, classes=["AA", "KQs", "T9o"])
+    for cell in dealt.cells:
+        mine = counted.cell(cell.hand.name)
+        assert mine.deals == cell.deals and mine.equity == pytest.approx(cell.equity, abs=1e-12)
+        assert mine.win == pytest.approx(cell.win, abs=1e-12) and mine.tie == pytest.approx(cell.tie, abs=1e-12)
+
+
 def test_an_exact_chart_with_known_cards_equals_brute_force(sixteen: Ruleset) -> None:
     result = chart(sixteen, exact=True, board="Ah Kd")
     expected = _plain_equities(sixteen, sixteen.cards("Ah Kd"))

@@ -12,7 +12,10 @@ in rank lookups (deals x players x halves x boards x card subsets). Up to
 Monte Carlo of ``DEFAULT_SAMPLES`` deals is drawn with a seed (given, or drawn
 and reported) and every figure carries its standard error. ``samples=`` forces
 sampling; ``exact=True`` forces enumeration up to ``EXACT_HARD_LIMIT`` (2x10^9
-lookups, a few minutes) and is refused past it.
+lookups, a few minutes) and is refused past it. An exact answer is counted
+board by board (:mod:`evaluator.odds.board_major`: every board once, every
+holding ranked once on it) when that is cheaper than dealing every deal -- a
+range against a range, a range against ``random`` -- with the same figures.
 
 Geometry: a ruleset's ``game:`` says how many hole and board cards are dealt
 (and how many boards). Without one, hands of at most two cards (and ranges)

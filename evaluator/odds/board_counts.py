@@ -216,16 +216,18 @@ class HeadsUpSums:
     tie: np.ndarray
     dead: np.ndarray
     total: np.ndarray
+    boards: int = 0  # boards counted (after the renamings of suits)
 
     @classmethod
     def zeros(cls, n: int) -> HeadsUpSums:
         """Sums of nothing, for ``n`` hero holdings."""
-        return cls(*(np.zeros(n, dtype=np.float64) for _ in range(4)))
+        return cls(np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n))
 
     def add(self, other: HeadsUpSums) -> None:
         """Add another batch's sums (in a fixed order: the sums stay the same bit for bit)."""
         for name in ("win", "tie", "dead", "total"):
             getattr(self, name).__iadd__(getattr(other, name))
+        self.boards += other.boards
 
 
 def heads_up(values: np.ndarray, board_weights: np.ndarray, rows: Rows, weights: np.ndarray | None) -> HeadsUpSums:

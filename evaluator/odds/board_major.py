@@ -328,11 +328,13 @@ class MatchupSums:
     halves: np.ndarray  # (halves, matchups, players)
     dead: np.ndarray  # (halves, matchups): nobody qualifies in the half
     deals: np.ndarray  # (matchups,)
+    boards: int = 0  # boards counted (after the renamings of suits)
 
     def add(self, other: MatchupSums) -> None:
         """Add another batch's sums."""
         for name in ("equity", "win", "tie", "halves", "dead", "deals"):
             getattr(self, name).__iadd__(getattr(other, name))
+        self.boards += other.boards
 
 
 def empty_sums(plan: Plan) -> MatchupSums | HeadsUpSums:
@@ -375,6 +377,7 @@ def run_boards(plan: Plan, chunks: list[BoardChunk], kind: str = "sums") -> Matc
             total.add(heads_up(values[0], board_weights, plan.rows, opponents))  # type: ignore[arg-type]
         else:
             total.add(_settle_matchups(plan, values, board_weights))  # type: ignore[arg-type]
+    total.boards += len(boards)
     return total
 
 

@@ -226,7 +226,7 @@ def _board_major_chart(
 ) -> ChartResult:
     """The exact chart against one random hand, every board once (:mod:`evaluator.odds.chart_exact`)."""
     check_bound(ruleset, grid, client)
-    run_grid(ruleset, grid, client, progress)
+    sums = run_grid(ruleset, grid, client, progress)
     cells = [exact_cell(ruleset, grid, cls, len(_combos(ruleset, cls.name, board, dead))) for cls in wanted]
     return ChartResult(
         ruleset=ruleset.name,
@@ -241,7 +241,7 @@ def _board_major_chart(
         lookups=grid.plan.lookups,
         seconds=time.monotonic() - started,
         workers=worker_count(client),
-        extra={"engine": "board-major", "boards": grid.plan.boards},
+        extra={"engine": "board-major", "boards": sums.boards},
     )
 
 

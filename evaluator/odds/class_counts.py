@@ -73,6 +73,7 @@ class ClassPairSums:
     total: np.ndarray
     shared: np.ndarray  # (5, cards, pairs): first wins, second wins, tie, neither qualifies, dealt
     itself: np.ndarray  # (3, classes): qualifies, does not, dealt
+    boards: int = 0  # boards counted (after the renamings of suits)
 
     @classmethod
     def zeros(cls, classes: int, rows: Rows) -> ClassPairSums:
@@ -92,6 +93,7 @@ class ClassPairSums:
         """Add another batch's sums (in a fixed order)."""
         for name in ("wins", "ties", "dead", "total", "shared", "itself"):
             getattr(self, name).__iadd__(getattr(other, name))
+        self.boards += other.boards
 
     def table(self, rows: Rows, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(wins, ties, dead, total) of every cell, the pairs that share a card taken out."""

@@ -166,7 +166,7 @@ def matchups(
         deals=np.rint(deals[pick]),
         board=board,
         dead_cards=dead,
-        boards=grid.plan.boards,
+        boards=sums.boards,
         lookups=grid.plan.lookups,
         seconds=time.monotonic() - started,
         workers=worker_count(client),

@@ -10,7 +10,7 @@ compiled tables (``compare``, ``encode``, ``rank``, ``rank_many``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,15 +52,21 @@ class Ruleset(Rules):
 
         return read_cards(self, text, source)
 
-    def evaluate(self, cards: str | Sequence[Card | str]) -> Hand:
-        """The best hand that can be made from ``cards`` (see DESIGN.md).
+    @cached_property
+    def evaluate(self) -> Callable[[str | Sequence[Card | str | int]], Hand]:
+        """``evaluate(cards)``: the best hand that can be made from ``cards`` (see DESIGN.md).
 
         >>> load("standard").evaluate("As Ks Qs Js Ts 2c 2d").category
         'royal_flush'
-        """
-        from .compiled.fasthand import evaluate
 
-        return evaluate(self, cards)
+        The attribute is a function built once per ruleset: the first calls go
+        through the generic evaluator; once the ruleset's lookup tables are
+        loaded, a hand is answered from them and each field of the returned
+        ``Hand`` is worked out when first read (``compiled/tablehand.py``).
+        """
+        from .compiled.tablehand import evaluator
+
+        return evaluator(self)
 
     @cached_property
     def compare(self) -> Any:

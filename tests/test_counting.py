@@ -31,6 +31,8 @@ from evaluator.compiled.counting import MAX_COUNTED_CARDS, category_counts, coun
 from evaluator.compiled.deck_split import _one_relevant_suit, _relevant_suits, deck_model, rank_multisets
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import catalogue_path
+from evaluator.rules.build import load_rules
+from evaluator.ruleset import Ruleset
 
 # --- reference tables ---------------------------------------------------------------------
 
@@ -336,6 +338,11 @@ def small_ruleset(name: str, folder: Path) -> Any:
         return load(name)
     path = folder / f"{name}.yaml"
     path.write_text(f"name: {name}\n{SMALL[name]}", encoding="utf-8")
+    if name.startswith("dead-joker"):
+        # check and load refuse a joker that never plays (R114); counting must still say so
+        with pytest.raises(PokerRulesError, match="R114"):
+            evaluator.load(path)
+        return load_rules(path, kind=Ruleset)
     return evaluator.load(path)
 
 

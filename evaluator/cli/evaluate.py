@@ -28,6 +28,7 @@ from ..compiled.tablehand import table_hands
 from ..core.errors import PokerRulesError
 from ..core.safe_text import visible
 from ..engine.cardread import deck_reader, read_ids
+from .lines import MAX_LINE_CHARS, bounded_lines, line_too_long
 from .output import json_document, json_line
 
 if TYPE_CHECKING:
@@ -126,30 +127,38 @@ class Batch:
         self.out.flush()
 
 
-def input_lines(stdin: TextIO, waiting: Callable[[], None]) -> Iterator[str]:
-    """The lines of ``stdin``, as iterating it gives them (universal newlines, its
-    encoding and error handler), with ``waiting()`` called before every read that may
-    wait for input: what was answered so far is out before the command waits."""
+def input_lines(stdin: TextIO, waiting: Callable[[], None], source: str = "<stdin>") -> Iterator[tuple[int, str]]:
+    """(1-based number, line) of every line of ``stdin``, as iterating it gives them
+    (universal newlines, its encoding and error handler), with ``waiting()`` called
+    before every read that may wait for input: what was answered so far is out
+    before the command waits. A line longer than ``lines.MAX_LINE_CHARS`` is
+    refused (``Y128``) as soon as it is, not held."""
     raw = getattr(stdin, "buffer", None)
     if raw is None or not hasattr(raw, "read1"):
-        for line in stdin:  # a stream of text only (tests): each line answered at once
-            yield line
+        for number, line in bounded_lines(stdin, source):  # a stream of text only (tests)
+            yield number, line
             waiting()
         return
     decoder = io.IncrementalNewlineDecoder(
         codecs.getincrementaldecoder(stdin.encoding or "utf-8")(stdin.errors or "strict"), translate=True
     )
     pending = ""
+    number = 0
     while True:
         waiting()
         chunk = raw.read1(READ_BYTES)
         lines = (pending + decoder.decode(chunk, final=not chunk)).split("\n")
         pending = lines.pop()
         for line in lines:
-            yield line + "\n"
+            number += 1
+            if len(line) > MAX_LINE_CHARS:
+                raise line_too_long(number, source)
+            yield number, line + "\n"
+        if len(pending) > MAX_LINE_CHARS:
+            raise line_too_long(number + 1, source)
         if not chunk:
             if pending:
-                yield pending
+                yield number + 1, pending
             return
 
 
@@ -162,7 +171,7 @@ def hands_from(
     """(label, text) of every hand given: arguments, or stdin line by line (``-``,
     ``waiting()`` called before each read that may wait)."""
     if list(values) == ["-"]:
-        for number, line in enumerate(input_lines(stdin, waiting), start=1):
+        for number, line in input_lines(stdin, waiting):  # an endless line is refused, not held
             text = line.strip()
             if text:
                 yield f"<stdin line {number}>", text

@@ -181,8 +181,8 @@ class TableHands:
         self.layout = layout
         self.shift, self.bias, self.flush_bits = layout.shift, layout.bias, layout.flush_bits
         self.flush_matters = tables.flush_matters
-        self.scale = hands.suit_scale
-        self.category_names = [category.name for category in ruleset.categories]
+        self.scale = hands.value_scale  # a value is dense * value_scale + suit key
+        self.category_names: list[str] = [category.name for category in ruleset.categories]
         self.category_index: list[int] = tables.categories.tolist()
         self.strengths = tables.strengths
         self.high = ruleset.direction == "high"

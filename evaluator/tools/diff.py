@@ -91,7 +91,7 @@ def _ranks_text(ruleset: Ruleset) -> str:
 
 def _wild_text(ruleset: Ruleset) -> str:
     wild = ruleset.wild
-    if not wild.any:
+    if not wild.any and not wild.by_deal:
         return "none"
     parts = []
     if wild.cards:
@@ -102,6 +102,10 @@ def _wild_text(ruleset: Ruleset) -> str:
         parts.append("jokers")
     if wild.lowest_rank:
         parts.append("lowest card held")
+    if wild.follow is not None:
+        parts.append(f"the rank dealt face up after the last face-up {wild.follow.rank} (decided by the deal)")
+    if wild.lowest_down:
+        parts.append("each player's lowest face-down rank (decided by the deal)")
     if wild.duplicates:
         parts.append("may duplicate a card held")
     if wild.plays_as_ranks is not None:
@@ -124,8 +128,23 @@ def _game_text(ruleset: Ruleset) -> str:
     if game.boards > 1:
         text += f", {game.boards} boards"
     if game.split:
-        text += ", split " + " / ".join(f"{s.name}: {s.ruleset}" for s in game.split)
+        text += ", split " + " / ".join(f"{s.name}: {_half_text(ruleset, s)}" for s in game.split)
+    if game.extra:
+        text += ", extra cards for " + "/".join(f"{e.rank} dealt face {e.face}" for e in game.extra)
+    if game.declare is not None:
+        text += ", declare"
+    if game.runs > 1:
+        text += f", run up to {game.runs} times"
     return text
+
+
+def _half_text(ruleset: Ruleset, split: Any) -> str:
+    """What judges a half: its ruleset, this ruleset itself, or a card (Chicago)."""
+    if split.card is not None:
+        from ..deal.resolve import card_rule_text
+
+        return card_rule_text(split.card)
+    return split.ruleset if split.ruleset is not None else ruleset.name
 
 
 def settings(a: Ruleset, b: Ruleset) -> tuple[Setting, ...]:

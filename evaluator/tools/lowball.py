@@ -103,8 +103,8 @@ def low_label(ruleset: Rules, top: str) -> str:
 
 def top_rank(ruleset: Rules, cards: tuple[str, ...]) -> str:
     """The highest rank among ``cards`` (text cards) in the ruleset's rank order."""
-    ranks = [card[:-1] for card in cards if len(card) > 1]
-    return max(ranks, key=ruleset.rank_symbols.index)
+    ranks = [card[:-1] for card in cards if not card.startswith("X")]  # jokers: X, X2
+    return max(ranks, key=ruleset.rank_symbols.index, default=ruleset.rank_symbols[0])
 
 
 def low_breakdown(

@@ -37,12 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from ..core.errors import error
 from .scheduler import WorkError, connect_timeout, probe, read_address
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..rules.load import Document
     from ..rules.ruleset import Rules
 
@@ -286,6 +286,8 @@ def chunk_rng(seed: int, *key: int) -> np.random.Generator:
     >>> bool(chunk_rng(7, 3, 1).integers(100) == chunk_rng(7, 3, 1).integers(100))
     True
     """
+    import numpy as np  # here, not at the top: every command's parser imports this module
+
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
@@ -295,6 +297,8 @@ def check_seed(seed: int) -> int:
     >>> check_seed(7)
     7
     """
+    import numpy as np
+
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
         shown = str(seed) if len(str(seed)) <= 40 else str(seed)[:37] + "..."
         raise error(WorkError, "O118", f"the seed {shown} is not a whole number from 0 to 2^64 - 1", "<seed>")
@@ -305,6 +309,8 @@ def drawn_seed(seed: int | None) -> int:
     """``seed`` (checked, O118), or a fresh one (reported with the answer so that it can be reproduced)."""
     if seed is not None:
         return check_seed(seed)
+    import numpy as np
+
     entropy = np.random.SeedSequence().entropy
     return int(entropy) % (1 << 32) if isinstance(entropy, int) else 0
 
@@ -429,6 +435,8 @@ def rank_many_dask(ruleset: Rules, array: Any) -> Any:
     it; the blocks carry the ruleset's document, and each worker builds the
     ruleset and reads (or compiles) its tables once.
     """
+    import numpy as np
+
     _distributed()
     if getattr(array, "ndim", 0) != 2:
         raise ValueError(f"rank_many takes an array of shape (hands, cards); got {getattr(array, 'shape', None)}")

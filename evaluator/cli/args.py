@@ -28,6 +28,26 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: error: {message}", self.format_usage())
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (reading the
+    distribution's metadata is slow to import)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        import sys
+
+        sys.stdout.write(f"pokerrules {installed_version()}\n")
+        parser.exit(0)
+
+
 def installed_version() -> str:
     """The version of the running package: its distribution's metadata when
     that distribution is the one imported, else ``evaluator.__version__``

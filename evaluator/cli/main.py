@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  $ pokerrules CMD --help     (each command's options and examples)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"pokerrules {cli_args.installed_version()}")
+    parser.add_argument("--version", action=cli_args.VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     cli_args.add_list(commands)
     cli_args.add_eval(commands)

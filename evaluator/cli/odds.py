@@ -7,8 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.progress import Bar, Interrupts
-from ..odds.cluster import add_cluster_options
-from .args import RULESET_HELP, add_command, add_json
+from .args import RULESET_HELP, add_cluster_options, add_command, add_json
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:

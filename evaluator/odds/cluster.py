@@ -24,7 +24,6 @@ A scheduler is reached through :mod:`evaluator.odds.scheduler`.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
@@ -213,28 +212,6 @@ def worker_environment() -> Any:
     found = dask.config.get(key, {}) or {}
     settings = {name: value for name, value in found.items() if name != "MALLOC_TRIM_THRESHOLD_"}
     return dask.config.set({key: settings, "distributed.worker.multiprocessing-method": "forkserver"})
-
-
-def add_cluster_options(parser: argparse.ArgumentParser) -> None:
-    """``--scheduler ADDRESS``, ``--workers N`` and ``--connect-timeout S``, for commands that can run on Dask."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run the chunks on this dask.distributed scheduler, one you trust (tcp://host:8786; tls:// for remote)",
-    )
-    group.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="run the chunks on a local Dask cluster of N processes (at most twice the cores, at least 4)",
-    )
-    parser.add_argument(
-        "--connect-timeout",
-        type=float,
-        metavar="S",
-        help="seconds to wait for the scheduler's handshake (default 5, or $POKERRULES_CONNECT_TIMEOUT)",
-    )
 
 
 @dataclass

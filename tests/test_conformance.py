@@ -115,21 +115,11 @@ def judge_with(*checks: Callable[[Subject], None]) -> Callable[[Spec, int], None
     return run
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="diff's examples may share a card (e.g. 'As Ad Ac Ks Kh vs As Ks Qs Js 2s'): "
-    "the exact census and its examples are being reworked; remove this mark when they never do",
-)
 def test_diff_examples_are_real_deals(request: pytest.FixtureRequest) -> None:
     """diff's example pairs never share a card, and each outcome is compare's."""
     run_profile(request, 6, 300, judge_with(check_diff_examples), rulesets(), SEEDS)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stats' lowball breakdown is sampled by the natural cards and lists impossible lows "
-    "(a '4-low' with a joker); remove this mark when the breakdown is exact",
-)
 def test_lowball_breakdowns_name_real_lows(request: pytest.FixtureRequest) -> None:
     """stats' lowball rows of low rulesets with wild cards: every top rank can be a low's top."""
     low_wild = rulesets(focus=frozenset({"wild"})).filter(lambda spec: spec.direction == "low")

@@ -457,3 +457,21 @@ def test_best_of_seven_with_a_qualifier_does_not_depend_on_card_order() -> None:
     forward = rs.evaluate("Ts Th 9d 7c 5s 4h 2d")
     backward = rs.evaluate("2d 4h 5s 7c 9d Th Ts")
     assert forward.category == backward.category == "pair"
+
+
+@pytest.mark.parametrize("name", ["badugi", pytest.param("four-flush", marks=pytest.mark.slow)])
+def test_every_deal_on_the_tables_counts_as_the_suit_class_walk(name: str) -> None:
+    from evaluator.compiled.suitcount import count_every_hand, suited_fills
+
+    ruleset = evaluator.load(name)
+    on_tables = count_every_hand(ruleset, ruleset.hand_size)
+    assert on_tables is not None
+    counts: Counter[str] = Counter()
+    distinct: dict[str, set[Any]] = defaultdict(set)
+    for fill, weight in suited_fills(ruleset, ruleset.hand_size):
+        assert fill is not None
+        counts[fill.classification.category.name] += weight
+        distinct[fill.classification.category.name].add(fill.classification.value)
+    assert on_tables.counts == {name: counts[name] for name in ruleset.category_names}
+    assert on_tables.distinct == {name: len(distinct[name]) for name in ruleset.category_names}
+    assert on_tables.deals == sum(counts.values()) and on_tables.unplayable == 0

@@ -13,6 +13,7 @@ compare the same way.
 
 from __future__ import annotations
 
+import inspect
 import random
 from itertools import combinations
 
@@ -31,7 +32,8 @@ from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import catalogue_names
 from evaluator.engine.hand import Hand
 from evaluator.rules.cards import Card
-from evaluator.ruleset import Ruleset
+from evaluator.rules.load import load_document
+from evaluator.ruleset import Ruleset, build_ruleset
 
 pytestmark = pytest.mark.usefixtures("table_cache")
 
@@ -276,3 +278,16 @@ def test_any_holding_equals_the_generic_engine(data: st.DataObject) -> None:
     k = data.draw(st.integers(max(rs.hand_min, 1), rs.hand_size + 2), label="size")
     cards = data.draw(st.permutations(deck).map(lambda order: order[:k]), label="cards")
     agree(rs, cards, " ".join(map(str, cards)))
+
+
+def test_the_table_function_keeps_the_method_face() -> None:
+    """Once the tables take over, ``rs.evaluate`` still shows the method's name,
+    docstring and signature (``help(rs.evaluate)``)."""
+    rs = build_ruleset(load_document("standard"))
+    first = rs.evaluate
+    assert [rs.evaluate("Kc Kd Ks 4h 4c 9s 2d") for _ in range(40)][-1].category == "full_house"
+    assert rs.evaluate is not first  # the table function replaced the warming one
+    assert isinstance(rs.evaluate("Kc Kd Ks 4h 4c"), TableHand)
+    for function in (first, rs.evaluate):
+        assert function.__name__ == "evaluate" and function.__doc__ == Ruleset.evaluate.__doc__
+        assert list(inspect.signature(function).parameters) == ["cards"]

@@ -445,7 +445,6 @@ def table_evaluator(ruleset: Rules, hands: FastHands, slow: Callable[[Any], Hand
                         return make(value, cards)
             return careful(cards)
 
-    evaluate.__doc__ = f"The best hand of {ruleset.name} that can be made from ``cards`` (on the tables)."
     return evaluate
 
 
@@ -466,6 +465,9 @@ def evaluator(ruleset: Rules) -> Callable[[Any], Hand]:
             if not fast_mode(ruleset, "evaluate"):
                 return engine_for(ruleset).evaluate(read_cards(ruleset, cards))
             fast = table_evaluator(ruleset, fast_hands(ruleset), slow)
+            for name in ("__name__", "__qualname__", "__doc__", "__signature__"):  # the method's face
+                if hasattr(warming, name):
+                    setattr(fast, name, getattr(warming, name))
             object.__setattr__(ruleset, "evaluate", fast)
         return fast(cards)
 

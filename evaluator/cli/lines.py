@@ -36,15 +36,20 @@ def bounded_lines(stream: TextIO, source: str) -> Iterator[tuple[int, str]]:
             return
         number += 1
         if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            raise LoadError(
-                Diagnostic(
-                    "Y128",
-                    f"line {number:,} is longer than {MAX_LINE_CHARS:,} characters; it is not read",
-                    source,
-                    number,
-                    1,
-                    "error",
-                    "give one hand (or one showdown) per line",
-                )
-            )
+            raise line_too_long(number, source)
         yield number, line
+
+
+def line_too_long(number: int, source: str) -> LoadError:
+    """The ``Y128`` error of line ``number`` of ``source``, longer than :data:`MAX_LINE_CHARS`."""
+    return LoadError(
+        Diagnostic(
+            "Y128",
+            f"line {number:,} is longer than {MAX_LINE_CHARS:,} characters; it is not read",
+            source,
+            number,
+            1,
+            "error",
+            "give one hand (or one showdown) per line",
+        )
+    )

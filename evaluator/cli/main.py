@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  $ pokerrules CMD --help     (each command's options and examples)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"pokerrules {cli_args.installed_version()}")
+    parser.add_argument("--version", action=cli_args.VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     cli_args.add_list(commands)
     cli_args.add_eval(commands)
@@ -131,12 +131,13 @@ def tokenize_quiet(text: str) -> list[object]:
 def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
     """``pokerrules eval``: evaluate each hand on the tables, one line each, streamed."""
     from ..ruleset import load
-    from .evaluate import hands_from, write_lines
+    from .evaluate import Batch, hands_from, write_lines
 
     ruleset = load(args.ruleset, root=args.root)
-    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1)
+    batch = Batch(out)  # lines go out together, and whenever the input is about to wait
+    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1, batch.flush)
     one = list(args.cards) != ["-"] and (len(args.cards) == 1 or all(len(tokenize_quiet(v)) == 1 for v in args.cards))
-    return write_lines(ruleset, hands, out, args.json, one)
+    return write_lines(ruleset, hands, batch, args.json, one)
 
 
 def _split_line(line: str, hand_size: int | None) -> tuple[list[str], list[str]]:

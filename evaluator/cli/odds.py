@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.progress import Bar, Interrupts
 from ..core.words import counted
-from ..odds.cluster import add_cluster_options
-from .args import RULESET_HELP, add_command, add_json, add_root
+from .args import RULESET_HELP, add_cluster_options, add_command, add_json, add_root
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:

@@ -144,3 +144,15 @@ def test_lowball_breakdown_of_a_deck_with_two_jokers(tmp_path: Path) -> None:
 
     path = write(tmp_path, "name: found\nextends: ace-to-five\ndeck: {ranks: [9, T, J, Q, K, A], jokers: 2}\n")
     assert main(["stats", str(path), "--json"]) == 0
+
+
+@pytest.mark.parametrize("name", ["chicago", "stud-hi-lo-declare", "baseball"])
+def test_compare_reads_faces_where_the_deal_decides_no_wild_card(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare took a deal's face-down marks off for its shared-card check, then read them as cards (C101)
+    in games the deal decides by something other than wild cards (a card half, declare, extra cards)."""
+    from evaluator.cli.main import main
+
+    code = main(["compare", name, "(As 2d) 3c 4h 5s 9d (Kc)", "(Kd Ks) Kh 7c 7d 2s (Qc)", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert '"winner": 1' in captured.out

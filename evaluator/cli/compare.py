@@ -50,11 +50,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..ruleset import load
 
     ruleset = load(args.ruleset, root=args.root)
+    first, second = args.first, args.second
     if ruleset.by_deal:  # cards in dealing order, face down in parentheses: the same columns without them
-        refuse_shared_cards(ruleset, _unmarked(args.first), _unmarked(args.second))
+        refuse_shared_cards(ruleset, _unmarked(first), _unmarked(second))
+        if not ruleset.wild.by_deal:  # the faces decide no wild card: the two hands are compared as cards
+            first, second = _unmarked(first), _unmarked(second)
     else:
-        refuse_shared_cards(ruleset, args.first, args.second)
-    explanation = ruleset.explain(args.first, args.second)
+        refuse_shared_cards(ruleset, first, second)
+    explanation = ruleset.explain(first, second)
     if args.json:
         out.write(json_document(explanation.as_dict()))
     else:

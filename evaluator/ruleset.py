@@ -332,10 +332,12 @@ class Ruleset(Rules):
         seed: int | None = None,
         client: Any = None,
         hands: int | None = None,
+        declare: Sequence[str] | None = None,
     ) -> Any:
         """The starting-hand chart: the equity of every class against ``opponents`` random hands;
         in a game whose starting hand is not two hole cards (Omaha, stud), of ``hands`` sampled
-        starting hands (default 200).
+        starting hands (default 200). A hi-lo declare game takes ``declare``: each seat's declared
+        strategy, the charted hand's first.
 
         Returns an :class:`evaluator.odds.chart.ChartResult`; ``client`` runs it on a Dask
         cluster (same result). See ``evaluator/odds/chart.py`` and ``evaluator/odds/chart_sample.py``.
@@ -348,7 +350,16 @@ class Ruleset(Rules):
         """
         from .odds.chart import chart
 
-        return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client, hands=hands)
+        return chart(
+            self,
+            opponents=opponents,
+            samples=samples,
+            exact=exact,
+            seed=seed,
+            client=client,
+            hands=hands,
+            declare=declare,
+        )
 
 
 def _runs_of(board: str | Sequence[Card | str]) -> list[str]:

@@ -156,3 +156,25 @@ def test_compare_reads_faces_where_the_deal_decides_no_wild_card(name: str, caps
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert '"winner": 1' in captured.out
+
+
+def test_a_declare_game_charts_with_declarations(capsys: pytest.CaptureFixture[str]) -> None:
+    """chart of a hi-lo declare game always stopped at G120 (give the declarations), and chart had no way to
+    give them: --declare (the charted hand's first) now charts it, and without it G120 says how."""
+    from evaluator.cli.main import main
+
+    assert main(["chart", "stud-hi-lo-declare", "--hands", "2", "--samples", "20", "--seed", "1"]) == 1
+    assert "hint: pokerrules chart stud-hi-lo-declare --declare" in capsys.readouterr().err
+    argv = ["chart", "stud-hi-lo-declare", "--hands", "2", "--samples", "20", "--seed", "1", "--json"]
+    assert main([*argv, "--declare", "low", "high"]) == 0
+    cells = json_cells(capsys.readouterr().out)
+    assert [cell["equity"] for cell in cells] == [0.5, 0.5]  # one goes low, one high: a split every deal
+    chart = load("stud-hi-lo-declare").chart(hands=2, samples=20, seed=1, declare=["both", "both"])
+    assert all(0 <= cell.equity <= 1 for cell in chart.cells)
+
+
+def json_cells(out: str) -> list[dict[str, object]]:
+    import json
+
+    cells: list[dict[str, object]] = json.loads(out)["cells"]
+    return cells

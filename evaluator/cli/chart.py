@@ -82,6 +82,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--board", default="", help="board cards already out")
     parser.add_argument("--dead", default="", help="cards out of play")
     parser.add_argument(
+        "--declare",
+        nargs="+",
+        metavar="WORD",
+        help="hi-lo declare games: each seat's declared strategy, the charted hand's first, then each opponent's",
+    )
+    parser.add_argument(
         "--html",
         metavar="FILE",
         help="also write a self-contained HTML page of the chart (written whole, never through a symbolic link; - for stdout)",
@@ -302,6 +308,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                         progress=bar,
                         hands=None if results else args.hands,  # the second chart takes the first one's hands
                         same_hands_as=results[0] if results else None,
+                        declare=args.declare,
                     )
                 )
     comparison = compare_charts(results[0], results[1]) if len(results) > 1 else None

@@ -30,7 +30,7 @@ same chunks.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +129,7 @@ def chart(
     progress: Progress | None = None,
     hands: int | None = None,
     same_hands_as: ChartResult | None = None,
+    declare: Sequence[str] | None = None,
 ) -> ChartResult:
     """The equity of every starting-hand class (or of ``classes`` only) against
     ``opponents`` random hands (see the module docstring).
@@ -136,7 +137,8 @@ def chart(
     A game whose starting hand is not two hole cards gets a chart of ``hands``
     sampled starting hands instead (``classes``: hands given as cards;
     ``same_hands_as``: the hands of another sampled chart that this deck
-    holds), see :func:`evaluator.odds.chart_sample.sampled_chart`.
+    holds), see :func:`evaluator.odds.chart_sample.sampled_chart`. A hi-lo declare game
+    takes ``declare``, each seat's declared strategy (the charted hand's first).
 
     >>> from evaluator import load
     >>> result = chart(load("holdem"), classes=["AA"], samples=2000, seed=1)
@@ -165,7 +167,9 @@ def chart(
             )
         from .dealt_chart import dealt_chart
 
-        return dealt_chart(ruleset, opponents, samples, seed, hands, board, dead, progress)
+        return dealt_chart(ruleset, opponents, samples, seed, hands, board, dead, progress, declare)
+    if declare:
+        raise error(OddsError, "G120", f"{ruleset.name} is not played with a declare", "<declare>")
     if starting_cards(ruleset) != 2 or (same_hands_as is not None and same_hands_as.sample is not None):
         return sampled_chart(
             ruleset, opponents, samples, exact, seed, board, dead, classes, client, progress, hands, same_hands_as

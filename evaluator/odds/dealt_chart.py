@@ -14,6 +14,7 @@ machine; the rules the deal decides are listed with the chart.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,8 +46,12 @@ def dealt_chart(
     board: str = "",
     dead: str = "",
     progress: Progress | None = None,
+    declare: Sequence[str] | None = None,
 ) -> ChartResult:
     """The equity of ``hands`` sampled starting hands of a dealer's-choice game (see the module docstring).
+
+    A hi-lo declare game needs ``declare``: each seat's declared strategy, the charted
+    hand's first, then each opponent's (G120 without it).
 
     >>> from evaluator import load
     >>> result = dealt_chart(load("chicago"), hands=2, samples=200, seed=1)
@@ -54,6 +59,17 @@ def dealt_chart(
     (2, ['the spade half goes to the highest spade in the hole (game.split)'])
     """
     started = time.monotonic()
+    if rules.game is not None and rules.game.declare is not None and not declare:
+        from ..deal.deal import BOTH, half_names
+
+        raise error(
+            OddsError,
+            "G120",
+            f"{rules.name} is played hi-lo declare: give each player's declared strategy "
+            f"({' / '.join(half_names(rules))} / {BOTH}), the charted hand's first",
+            "<declare>",
+            hint=f"pokerrules chart {rules.name} --declare " + " ".join(["both"] + ["high"] * opponents),
+        )
     count = hands or DEFAULT_DEALT_HANDS
     if not 1 <= count <= MAX_CHART_HANDS:
         raise error(OddsError, "O117", f"{count} hands; a sampled chart takes 1 to {MAX_CHART_HANDS:,}", "<chart>")
@@ -63,7 +79,9 @@ def dealt_chart(
     cells = []
     for position, (hand, stands_for) in enumerate(zip(wanted, combos, strict=True)):
         own_seed = int(np.random.SeedSequence(hand_seed, spawn_key=(position,)).generate_state(1)[0])
-        result = dealt_odds(rules, [hand.name] + ["random"] * opponents, board, dead, samples=per_hand, seed=own_seed)
+        result = dealt_odds(
+            rules, [hand.name] + ["random"] * opponents, board, dead, samples=per_hand, seed=own_seed, declare=declare
+        )
         hero = result.players[0]
         cells.append(Cell(hand, stands_for, hero.equity, hero.win, hero.tie, hero.std_error, result.deals))
         if progress is not None:

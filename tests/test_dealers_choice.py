@@ -484,3 +484,17 @@ def test_diff_settles_each_game_on_the_same_deal() -> None:
     # sixes follow the queen: five nines; in plain stud the kings full win
     assert pot_shares(ftq, deal, shape) == [1, 0]
     assert pot_shares(stud, deal, shape) == [0, 1]
+
+
+def test_the_showdown_help_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every example of ``showdown --help`` that reads no file runs (one named a ruleset not in the catalogue)."""
+    import shlex
+
+    from evaluator.cli.main import main
+
+    assert main(["showdown", "--help"]) == 0
+    examples = [line.strip()[2:] for line in capsys.readouterr().out.splitlines() if line.strip().startswith("$ ")]
+    runnable = [shlex.split(line)[1:] for line in examples if "--from" not in line]
+    assert any("--declare" in argv for argv in runnable)
+    for argv in runnable:
+        assert main(argv) == 0, (argv, capsys.readouterr().err)

@@ -156,7 +156,7 @@ def add_showdown(commands: Any) -> None:
         '$ pokerrules showdown omaha-hi-lo "As 2s 3d Kh" "Qc Qd 7s 6s" --board "4c 5h 8d Jc Kd" --json\n'
         "$ pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary\n"
         '$ pokerrules showdown follow-the-queen "(2c 9c) Qh 8s 7s 3d (9d)" "(Kc Kh) 6d Ks 2h 5d (5h)"\n'
-        '$ pokerrules showdown hi-lo-declare "As 2d 3c 4h 5s 9d Kc" "Kd Ks Kh 7c 7d 2s Qc" --declare both high',
+        '$ pokerrules showdown stud-hi-lo-declare "As 2d 3c 4h 5s 9d Kc" "Kd Ks Kh 7c 7d 2s Qc" --declare both high',
     )
     showdown.add_argument("ruleset", help=RULESET_HELP)
     showdown.add_argument("hands", nargs="*", help="one player's cards per argument, in seat order")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluator.core.errors import PokerRulesError
 from evaluator.odds.outs import outs
 from evaluator.rules.cards import Card
 from evaluator.ruleset import load
@@ -178,3 +179,22 @@ def json_cells(out: str) -> list[dict[str, object]]:
 
     cells: list[dict[str, object]] = json.loads(out)["cells"]
     return cells
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "game: {boards: 2, split: [{name: high}, {name: spade, card: {suit: s}}]}",
+        "game: {boards: 2, extra: [{rank: 4, face: down}]}",
+        "game: {boards: 2, streets: [{down: 2}, {board: 5}]}\nwild: {follow: {rank: Q}}",
+    ],
+)
+def test_a_double_board_game_the_deal_decides_is_refused(tmp_path: Path, rule: str) -> None:
+    """check accepted a double board with rules the deal decides, whose deals every command then dealt
+    on one board (showdown refused both one and two boards, G108 / G119): now G130 at game.boards."""
+    path = write(tmp_path, f"name: found\nextends: holdem\n{rule}\n")
+    errors = [d for d in check_file(path) if d.severity == "error"]
+    assert [d.code for d in errors] == ["G130"] and errors[0].line == 3, errors
+    with pytest.raises(PokerRulesError) as raised:
+        load(path)
+    assert raised.value.code == "G130"

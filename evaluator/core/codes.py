@@ -156,6 +156,7 @@ CODES: dict[str, str] = {
     "G122": "a game settled by the deal given to a path that knows no deal (give the deal in dealing order)",
     "G124": "a line of dealer and player actions (showdown --from) that cannot be read",
     "G125": "the deck runs out before a deal of the game is complete",
+    "G130": "a double board in a game the deal decides (wild cards that follow the deal, extra cards, card halves, declare)",
     # description templates
     "T101": "an unknown field in a describe: template (e.g. {bogus})",
     "T102": "an unknown filter in a describe: template (e.g. {X:plurl})",

@@ -179,6 +179,30 @@ def build_deal_wild(builder: _Builder, spec: dict[str, Any], deck_ranks: Sequenc
 _DEALING = (("game", "streets"), ("game", "hole"), ("game", "board"))
 
 
+def _check_double_board(builder: _Builder, wild: WildRules, game: Game) -> None:
+    """G130: the deal stage deals one board; a double board would be settled as a single one."""
+    if game.boards <= 1 or builder.touched(("game", "boards")) or game.runs > 1:  # runs: G117 says it
+        return
+    rules = [
+        name
+        for name, used in (
+            ("wild.follow", wild.follow is not None),
+            ("wild.lowest_rank: down", wild.lowest_down),
+            ("game.extra", bool(game.extra)),
+            ("a card half in game.split", game.card_halves),
+            ("game.declare", game.declare is not None),
+        )
+        if used
+    ]
+    if rules:
+        builder.report(
+            "G130",
+            f"a double board cannot be dealt with {' and '.join(rules)}: a game the deal decides deals one board",
+            ("game", "boards"),
+            "remove game.boards, or the rules the deal decides",
+        )
+
+
 def _dealing_unread(builder: _Builder) -> bool:
     """Whether the schema took out part of what says how the cards are dealt."""
     return any(builder.touched(path) for path in _DEALING)
@@ -207,6 +231,7 @@ def check_deal_rules(
         )
     if game is None:
         return
+    _check_double_board(builder, wild, game)
     for index, split in enumerate(game.split):
         if split.card is not None and split.card.suit is not None and split.card.suit not in suits:
             builder.report(

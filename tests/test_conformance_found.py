@@ -198,3 +198,31 @@ def test_a_double_board_game_the_deal_decides_is_refused(tmp_path: Path, rule: s
     with pytest.raises(PokerRulesError) as raised:
         load(path)
     assert raised.value.code == "G130"
+
+
+def test_the_batch_judge_reads_suit_keys_on_the_generic_path(tmp_path: Path) -> None:
+    """The deal stage's batch judge took a value's suit key off only on the ``suited`` path: a game the
+    deal decides ranked on the generic path with a suit tie-break (stats, odds, chart) ended in an IndexError."""
+    import numpy as np
+
+    from evaluator.compiled.fast import ruleset_ranker
+    from evaluator.deal.judge import Judge, deal_of
+    from evaluator.deal.sample import Known, random_deals
+    from evaluator.deal.settle import settle
+
+    path = write(
+        tmp_path,
+        "name: found\nextends: seven-card-stud\n"
+        "deck: {ranks: [9, T, J, Q, K, A], suits: [s, h, d]}\n"
+        "categories: {flush_of_4: {pattern: flush(4)}}\n"
+        "order: [straight_flush, full_house, flush, flush_of_4, straight, three_of_a_kind, two_pair, pair, high_card]\n"
+        "suits: {order: [h, s, d], tiebreak: highest_card}\n"
+        "game: {split: [{name: high}, {name: spade, card: {suit: s}}]}\n",
+    )
+    rules = load(path)
+    assert ruleset_ranker(rules).mode == "generic"
+    deals = list(random_deals(rules, Known(2), 25, np.random.default_rng(1)))
+    shares = Judge(rules, 2).settle(deals).shares
+    for deal, row in zip(deals, shares, strict=True):
+        expected = settle(rules, deal_of(rules, deal, [False, False], None)).fractions
+        assert row.tolist() == pytest.approx([float(f) for f in expected])

@@ -106,7 +106,7 @@ class _Half:
             raw = np.asarray(ranker.rank_many(rows)).reshape(len(cards), len(subsets)).max(axis=1)
         else:
             raw = np.asarray(ranker.rank_many(cards))
-        scale = ranker.suit_scale if ranker.mode == "suited" else 1
+        scale = ranker.value_scale  # a value is dense * value_scale + suit key on every path (generic too)
         dense = raw // scale
         valid = raw >= 0
         category = np.where(valid, ranker.tables.categories[np.maximum(dense, 0)], -1)

@@ -226,3 +226,37 @@ def test_the_batch_judge_reads_suit_keys_on_the_generic_path(tmp_path: Path) -> 
     for deal, row in zip(deals, shares, strict=True):
         expected = settle(rules, deal_of(rules, deal, [False, False], None)).fractions
         assert row.tolist() == pytest.approx([float(f) for f in expected])
+
+
+SMALL_RUN_TWICE = (
+    "name: found\nextends: holdem\n"
+    "order: [straight_flush, full_house, three_of_a_kind, flush, straight, two_pair, pair, high_card]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("game", "argv"),
+    [
+        # extra cards: stats' own bound counts hole and board cards only; random deals ran out (IndexError)
+        (
+            "deck: {ranks: [8, 9, T, J, Q], suits: [s, h, d]}\ngame: {runs: 2, extra: [{rank: 8, face: down}]}",
+            ["stats", "--players", "2", "--samples", "200"],
+        ),
+        # exact odds listed no deal at all (ZeroDivisionError) where the deck cannot hold two runs
+        ("game: {runs: 2}\ndeck: {ranks: [8, 9, T, J, Q, K], suits: [s, h]}", ["odds", "8s 9s", "Th Jh"]),
+        (
+            "game: {runs: 2}\ndeck: {ranks: [8, 9, T, J, Q, K], suits: [s, h]}",
+            ["odds", "8s 9s", "Th Jh", "--samples", "50"],
+        ),
+    ],
+)
+def test_a_deal_the_deck_cannot_complete_is_g125(
+    tmp_path: Path, game: str, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game the deal decides whose deals can outrun a small deck: G125, not an internal error."""
+    from evaluator.cli.main import main
+
+    path = write(tmp_path, SMALL_RUN_TWICE + game + "\n")
+    assert not [d for d in check_file(path) if d.severity == "error"]
+    code = main([argv[0], str(path), *argv[1:]])
+    assert code == 1 and "error G125" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.errors import GameError, error
 from .walk import UNKNOWN, Given, Walked, WalkProblem, ranks_of, walk
 
 if TYPE_CHECKING:
@@ -115,6 +116,10 @@ def random_deals(rules: Rules, known: Known, count: int, rng: np.random.Generato
     A completion the known cards do not fit (a card given face down where an
     extra card drawn shifts the deal) is drawn again: the deals are those
     consistent with everything known.
+
+    Raises:
+        GameError: G125 when the deck runs out before a deal is complete (extra cards,
+            runs of the board), or no completion fits the known cards.
     """
     left = np.array(known.left(rules), dtype=np.int64)
     block = 4096
@@ -124,12 +129,18 @@ def random_deals(rules: Rules, known: Known, count: int, rng: np.random.Generato
         for row in drawn.tolist():
             for _ in range(MAX_TRIES):
                 try:
-                    yield complete(rules, known, row)
-                    break
+                    deal = complete(rules, known, row)
                 except WalkProblem:
                     row = left[rng.permutation(len(left))].tolist()
+                except IndexError:
+                    raise error(
+                        GameError, "G125", f"{rules.name}'s deck runs out before this deal is complete", "<deal>"
+                    ) from None
+                else:
+                    yield deal
+                    break
             else:
-                raise IndexError("no completion of the known cards was found")
+                raise error(GameError, "G125", "no completion of the known cards fits the deal", "<deal>")
 
 
 def exact_count(rules: Rules, known: Known) -> int | None:
@@ -159,6 +170,8 @@ def every_deal(rules: Rules, known: Known) -> Iterator[tuple[Completed, float]]:
         except WalkProblem:
             continue  # the known cards do not fit this draw: not a possible deal
         except _Short:
+            if not rest:
+                continue  # the deck ran out before the deal was complete: not a possible deal
             share = weight / len(rest)
             for index in range(len(rest) - 1, -1, -1):
                 stack.append((prefix + [rest[index]], rest[:index] + rest[index + 1 :], share))

@@ -108,40 +108,37 @@ def dealt_odds(
     dealt = 0
     use_exact = exact or (samples is None and count is not None and count <= EXACT_DEALS)
     report = progress or (lambda fraction: None)
-    try:
-        if use_exact:
-            method, used_seed = "exact", None
-            stream = every_deal(rules, known)
-            first: float | None = None
-            while True:
-                block = list(islice(stream, BLOCK))
-                if not block:
-                    break
-                first = first or block[0][1]
-                # relative to the first deal's: deals drawn to the same depth weigh exactly 1
-                weights = np.array([w / first for _, w in block])
-                settled = judge.settle([deal for deal, _ in block])
-                total += _add(sums, halves, dead_halves, settled, weights)
-                dealt += len(block)
-                report(min(dealt / max(count or 1, 1), 1.0))
-        else:
-            method = "sampled"
-            used_seed = drawn_seed(seed)
-            wanted = samples if samples is not None else DEFAULT_DEAL_SAMPLES
-            if not 1 <= wanted <= 10_000_000:
-                raise error(
-                    OddsError, "O112", "samples must be from 1 to 10,000,000 for a dealer's-choice game", "<odds>"
-                )
-            rng = np.random.default_rng(used_seed)
-            stream2 = random_deals(rules, known, wanted, rng)
-            while dealt < wanted:
-                batch = list(islice(stream2, min(BLOCK, wanted - dealt)))
-                settled = judge.settle(batch)
-                total += _add(sums, halves, dead_halves, settled, np.ones(len(batch)))
-                dealt += len(batch)
-                report(dealt / wanted)
-    except IndexError:
-        raise error(OddsError, "G125", f"{rules.name}'s deck runs out before this deal is complete", "<odds>") from None
+    if use_exact:
+        method, used_seed = "exact", None
+        stream = every_deal(rules, known)
+        first: float | None = None
+        while True:
+            block = list(islice(stream, BLOCK))
+            if not block:
+                break
+            first = first or block[0][1]
+            # relative to the first deal's: deals drawn to the same depth weigh exactly 1
+            weights = np.array([w / first for _, w in block])
+            settled = judge.settle([deal for deal, _ in block])
+            total += _add(sums, halves, dead_halves, settled, weights)
+            dealt += len(block)
+            report(min(dealt / max(count or 1, 1), 1.0))
+    else:
+        method = "sampled"
+        used_seed = drawn_seed(seed)
+        wanted = samples if samples is not None else DEFAULT_DEAL_SAMPLES
+        if not 1 <= wanted <= 10_000_000:
+            raise error(OddsError, "O112", "samples must be from 1 to 10,000,000 for a dealer's-choice game", "<odds>")
+        rng = np.random.default_rng(used_seed)
+        stream2 = random_deals(rules, known, wanted, rng)
+        while dealt < wanted:
+            batch = list(islice(stream2, min(BLOCK, wanted - dealt)))
+            settled = judge.settle(batch)
+            total += _add(sums, halves, dead_halves, settled, np.ones(len(batch)))
+            dealt += len(batch)
+            report(dealt / wanted)
+    if not total:  # no way to complete the deal: the deck is too small for it (runs, extra cards)
+        raise error(OddsError, "G125", f"{rules.name}'s deck runs out before this deal is complete", "<odds>")
     sampled = method == "sampled"
     result_players = []
     for seat in range(players):

@@ -260,3 +260,18 @@ def test_a_deal_the_deck_cannot_complete_is_g125(
     assert not [d for d in check_file(path) if d.severity == "error"]
     code = main([argv[0], str(path), *argv[1:]])
     assert code == 1 and "error G125" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("board", "col"), [([], 1), (["2c 7d 9h"], 9)])
+def test_a_deal_showdown_needs_the_whole_board(board: list[str], col: int) -> None:
+    """A showdown of a game the deal decides filled a missing or short board with copies of one card
+    (holdem-run-it-twice, no board: "2s 2s 2s 2s 2s", four twos each): G119 at the board's end."""
+    from evaluator.deal.deal import read_deal
+
+    rules = load("holdem-run-it-twice")
+    with pytest.raises(PokerRulesError) as raised:
+        read_deal(rules, ["9d Ad", "9s Ts"], board)
+    assert raised.value.code == "G119" and raised.value.first.col == col
+    assert raised.value.first.source == "<board 1>"
+    # odds still deal the rest of a partly known board
+    assert rules.odds(["9d Ad", "9s Ts"], board="2c 7d 9h", samples=200, seed=1).method == "sampled"

@@ -149,6 +149,8 @@ def walk(
                 card, mark = board[index]
                 if mark is False:
                     raise WalkProblem("face", BOARD, index, True)
+            elif not draw_missing:  # a showdown's board must be whole, as a player's cards must
+                raise WalkProblem("missing", BOARD, index, True)
             if card == UNKNOWN:
                 if draw is None:
                     raise WalkProblem("missing", BOARD, index, True)

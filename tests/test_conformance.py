@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from conformance.checks import accepted, conform
 from conformance.commands import check_diff_examples, check_lowball
+from conformance.deal_features import DEAL_MISTAKES
 from conformance.features import MISTAKES, Spec, broken_rulesets, rulesets
 from conformance.subject import Subject, write_files
 from hypothesis import HealthCheck, Phase, event, given, settings
@@ -96,6 +97,13 @@ def test_games(request: pytest.FixtureRequest) -> None:
     run_profile(request, 8, 800, judge, rulesets(focus=frozenset({"game", "qualifier"})), SEEDS)
 
 
+def test_dealers_choice(request: pytest.FixtureRequest) -> None:
+    """Games the deal decides (streets, extra cards, card halves, declare, run it twice, wild cards
+    that follow a face-up card or a player's lowest face-down rank) with every other feature: each
+    deal settled as the plain settle of conformance/deal_judge.py, exact odds as every completion."""
+    run_profile(request, 10, 1000, judge, rulesets(focus=frozenset({"game", "deal"})), SEEDS)
+
+
 def test_full_decks(request: pytest.FixtureRequest) -> None:
     """Full and stripped decks of 28 cards and more (tables take seconds to build: --slow only)."""
     if not slow(request):
@@ -126,7 +134,7 @@ def test_lowball_breakdowns_name_real_lows(request: pytest.FixtureRequest) -> No
     run_profile(request, 6, 300, judge_with(check_lowball), low_wild, SEEDS)
 
 
-@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+@pytest.mark.parametrize("mistake", sorted(MISTAKES) + sorted(DEAL_MISTAKES))
 def test_broken_rulesets_are_refused_with_codes(request: pytest.FixtureRequest, mistake: str) -> None:
     """One mistake in a generated file: check reports it with a code (never R199), load
     refuses the file with check's own diagnostics, eval exits 1 with an error line."""

@@ -113,7 +113,7 @@ class Brute:
             (rank == "X" and self.jokers_wild) or (rank, suit) in self.wild_cards or rank in self.wild_ranks
             for rank, suit in cards
         ]
-        if self.spec.wild.get("lowest_rank"):
+        if self.spec.wild.get("lowest_rank") is True:  # ("down" is decided by a deal: a hand alone has none)
             natural = [rank for (rank, _), w in zip(cards, mask, strict=True) if not w and rank != "X"]
             if natural:
                 lowest = min(natural, key=self.spec.ranks.index)

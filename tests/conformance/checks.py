@@ -48,10 +48,12 @@ from .commands import (
     check_outs,
     check_stats,
 )
+from .deal_checks import check_deal_cli, check_deal_judge, check_deal_odds, check_deal_showdown
+from .deal_features import is_by_deal
 from .features import Spec
 from .subject import CHECK_ONLY, Subject, refused, run_cli, write_files
 
-__all__ = ["CHECKS", "CHECK_ONLY", "Subject", "accepted", "conform", "refused", "run_cli", "write_files"]
+__all__ = ["CHECKS", "DEAL_CHECKS", "CHECK_ONLY", "Subject", "accepted", "conform", "refused", "run_cli", "write_files"]
 
 
 def _hand_facts(hand: Any) -> tuple[Any, ...]:
@@ -270,9 +272,25 @@ CHECKS: list[Callable[[Subject], None]] = [
 ]
 
 
-def accepted(spec: Spec, path: Path, seed: int, checks: Sequence[Callable[[Subject], None]] = tuple(CHECKS)) -> None:
-    """Run ``checks`` on a file check accepts."""
+#: The checks of a game the deal decides: a hand alone as for any file (the static wild
+#: cards), the showdowns and the commands of deals (``deal_checks.py``).
+DEAL_CHECKS: list[Callable[[Subject], None]] = [
+    check_brute_force,
+    check_evaluate,
+    check_rank,
+    check_deal_showdown,
+    check_deal_judge,
+    check_deal_odds,
+    check_deal_cli,
+]
+
+
+def accepted(spec: Spec, path: Path, seed: int, checks: Sequence[Callable[[Subject], None]] | None = None) -> None:
+    """Run ``checks`` on a file check accepts (by default ``CHECKS``, or ``DEAL_CHECKS`` for a
+    game the deal decides)."""
     subject = Subject(spec, path, seed)
+    if checks is None:
+        checks = DEAL_CHECKS if is_by_deal(spec) else CHECKS
     for check in checks:
         check(subject)
 

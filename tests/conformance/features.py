@@ -82,7 +82,7 @@ class Spec:
     #: False once a feature the brute force cannot judge is chosen
     plain: bool = True
     #: features that must be chosen (not left out) in this run: "wild", "tiebreak",
-    #: "suit forms", "game", "beats", "qualifier"
+    #: "suit forms", "game", "beats", "qualifier", "deal" (the dealer's-choice keys)
     focus: frozenset[str] = frozenset()
 
     # --- derived -------------------------------------------------------------------
@@ -95,7 +95,7 @@ class Spec:
     @property
     def has_wilds(self) -> bool:
         """Whether any card can be wild."""
-        return bool(self.wild.get("ranks") or self.wild.get("cards") or self.wild.get("lowest_rank")) or (
+        return bool(self.wild.get("ranks") or self.wild.get("cards") or self.wild.get("lowest_rank") is True) or (
             self.jokers > 0 and self.wild.get("jokers", True)
         )
 
@@ -488,9 +488,14 @@ def rulesets(
     draw: Draw,
     small: bool = True,
     focus: frozenset[str] = frozenset(),
-    features: Sequence[Callable[[Draw, Spec], None]] = tuple(FEATURES),
+    features: Sequence[Callable[[Draw, Spec], None]] | None = None,
 ) -> Spec:
-    """A generated ruleset (see the module docstring); ``focus`` names features that must be chosen."""
+    """A generated ruleset (see the module docstring); ``focus`` names features that must be chosen.
+    By default every feature: ``FEATURES`` and then the dealer's-choice keys (``deal_features.py``)."""
+    if features is None:
+        from .deal_features import dealers_choice
+
+        features = (*FEATURES, dealers_choice)
     spec = Spec(small=small, focus=focus)
     for feature in features:
         feature(draw, spec)
@@ -531,9 +536,12 @@ MISTAKES: dict[str, Callable[[dict[str, Any]], None]] = {
 
 @st.composite
 def broken_rulesets(draw: Draw, mistakes: Sequence[str] = tuple(sorted(MISTAKES))) -> tuple[Spec, str, str]:
-    """A generated ruleset with one of ``mistakes``: (spec, the mistake's name, the file's text)."""
+    """A generated ruleset with one of ``mistakes`` (``MISTAKES`` or ``deal_features.DEAL_MISTAKES``):
+    (spec, the mistake's name, the file's text)."""
+    from .deal_features import DEAL_MISTAKES
+
     spec = draw(rulesets())
     name = draw(st.sampled_from(list(mistakes)))
     doc = spec.document()
-    MISTAKES[name](doc)
+    {**MISTAKES, **DEAL_MISTAKES}[name](doc)
     return spec, name, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)

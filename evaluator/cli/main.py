@@ -43,6 +43,8 @@ from .output import (
 
 if TYPE_CHECKING:
     from ..engine.showdown import ShowdownResult
+    from ..tools.check_fix import FixOutcome
+    from ..tools.check_select import Selection
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -277,20 +279,72 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """
     from ..core.progress import Progress
     from ..tools.check import render
+    from ..tools.check_select import Selection
 
     report_format = "json" if args.json else args.format
+    selection = Selection.parse(args.select, args.ignore)
     with Progress("pokerrules check") as progress:
-        diagnostics, checked = check_every_path(args.paths, args.root, progress.step)
+        fixed = fix_every_path(args.paths, args.root, selection, progress.step) if args.fix else []
+        diagnostics, checked = check_every_path(args.paths, args.root, progress.step, selection)
     out.write(render(diagnostics, report_format))
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]
     if report_format == "text":
+        if args.fix:
+            out.write(fixed_summary(fixed) + "\n")
         out.write(check_summary(checked, len(errors), len(warnings)) + "\n")
     return EXIT_PROBLEM if errors or (args.strict and warnings) else EXIT_OK
 
 
+def fix_every_path(
+    paths: Sequence[str],
+    roots: Sequence[str],
+    selection: Selection | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[FixOutcome]:
+    """``check --fix``: apply the preferred quick fixes to every ruleset file under ``paths``.
+
+    Each changed file is rewritten whole or not at all; the fixes are those
+    the language server offers (:mod:`evaluator.tools.check_fix`).
+    """
+    from ..core.atomic_write import write_atomically
+    from ..tools.check import collect_files
+    from ..tools.check_fix import fix_file
+
+    files = []
+    for text in paths:  # a path that cannot be read is reported by the check that follows
+        found, _, problem = collect_files([text])
+        files += [] if problem else found
+    outcomes = []
+    for number, (path, found_roots) in enumerate(files, start=1):
+        if progress is not None:
+            progress(f"fixing {path} ({number} of {len(files)} files)")
+        outcome = fix_file(str(path), (*found_roots, *roots), selection)
+        if outcome.text is not None:
+            write_atomically(path, outcome.text)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def fixed_summary(outcomes: Sequence[FixOutcome]) -> str:
+    """The line ``check --fix`` prints before its summary.
+
+    >>> fixed_summary([])
+    'fixed nothing'
+    """
+    changed = [outcome for outcome in outcomes if outcome.applied]
+    count = sum(len(outcome.applied) for outcome in changed)
+    if not count:
+        return "fixed nothing"
+    files = len(changed)
+    return f"fixed {count} problem{'s' * (count != 1)} in {files} file{'s' * (files != 1)}"
+
+
 def check_every_path(
-    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+    paths: Sequence[str],
+    roots: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+    selection: Selection | None = None,
 ) -> tuple[list[Diagnostic], int]:
     """The diagnostics of every ruleset file under ``paths`` and how many files were checked.
 
@@ -312,7 +366,9 @@ def check_every_path(
             continue
         found_paths.append(text)
         files.update(dict.fromkeys(os.path.normpath(path) for path in found))
-    diagnostics, _ = check_paths(found_paths, roots, progress) if found_paths else ([], None)
+    diagnostics, _ = check_paths(found_paths, roots, progress, selection) if found_paths else ([], None)
+    if selection is not None:
+        unreadable = [d for d in unreadable if selection.wants(d.code)]
     return unreadable + diagnostics, len(files)
 
 

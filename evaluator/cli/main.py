@@ -27,6 +27,7 @@ from . import args as cli_args
 from . import chart as cli_chart
 from . import compare as cli_compare
 from . import draw as cli_draw
+from . import lsp as cli_lsp
 from . import odds as cli_odds
 from .output import (
     EXIT_BROKEN_PIPE,
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_draw.add_parser(commands)
     cli_odds.add_parsers(commands)
     cli_chart.add_parser(commands)
+    cli_lsp.add_parser(commands)
     return parser
 
 
@@ -422,6 +424,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "draw": cli_draw.run,
     **cli_odds.COMMANDS,
     "chart": cli_chart.run,
+    "lsp": cli_lsp.run,
 }
 
 

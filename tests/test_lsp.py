@@ -411,6 +411,32 @@ def test_editor_config_names_the_command(editor: str) -> None:
     assert "pokerrules" in out.getvalue() and "lsp" in out.getvalue()
 
 
+def test_editor_config_json_follows_its_schema() -> None:
+    import json
+
+    import jsonschema
+
+    schema = json.loads(
+        (Path(__file__).resolve().parents[1] / "docs" / "json" / "lsp-editor-config.schema.json").read_text()
+    )
+    for editor in ("vscode", "kate", "helix"):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["lsp", "editor-config", editor, "--json"]) == 0
+        found = json.loads(out.getvalue())
+        jsonschema.Draft202012Validator(schema).validate(found)
+        assert found["text"].endswith("\n") and '"lsp"' in found["text"]
+        if editor in ("vscode", "kate"):
+            json.loads(found["text"])  # a setup in JSON is JSON
+
+
+def test_an_unknown_editor_is_a_usage_error() -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["lsp", "editor-config", "notepad"]) == 2
+    assert "invalid choice: 'notepad'" in err.getvalue() and "Traceback" not in err.getvalue()
+
+
 def test_a_missing_extra_is_said_clearly(tmp_path: Path) -> None:
     """With pygls not importable the command says what to install and exits 1, without a traceback."""
     (tmp_path / "pygls").mkdir()

@@ -33,14 +33,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--tcp", type=int, metavar="PORT", help="listen on this TCP port instead of stdin/stdout")
     parser.add_argument("--host", default="127.0.0.1", help="the address --tcp listens on (default 127.0.0.1)")
-    commands = parser.add_subparsers(dest="lsp_command", metavar="editor-config")
+    commands = parser.add_subparsers(
+        dest="lsp_command", metavar="editor-config", help="print the setup of an editor (instead of serving)"
+    )
     config = add_command(
         commands,
         "editor-config",
         "print the setup that starts the server from an editor",
         "Print where the setup goes in an editor and what to write there: " + ", ".join(EDITOR_NAMES) + ".",
-        "$ pokerrules lsp editor-config helix >> ~/.config/helix/languages.toml\n"
-        "$ pokerrules lsp editor-config vscode --json",
+        "$ pokerrules lsp editor-config helix\n$ pokerrules lsp editor-config vscode --json",
     )
     config.add_argument("editor", choices=EDITOR_NAMES, help="the editor")
     add_json(config)

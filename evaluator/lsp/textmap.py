@@ -24,8 +24,9 @@ class TextMap:
     """Offsets, YAML positions and LSP positions of one text.
 
     >>> text = TextMap("a: 1\\nb: 😀x\\n")
-    >>> text.position(text.offset(2, 5))
-    Position(line=1, character=5)
+    >>> found = text.position(text.offset(2, 5))
+    >>> found.line, found.character
+    (1, 5)
     >>> text.offset_at(types.Position(line=1, character=5))
     9
     """

@@ -170,6 +170,8 @@ async def test_the_editors_fixes_are_the_fixes_of_check_fix(client: LanguageClie
     """Applying the preferred quick fixes until none is left gives the text `check --fix` writes."""
     typos = SMALL.replace("name: small", "nme: small").replace(", pair, high_card]", ", piar, high_card]")
     typos = typos.replace('pair:            {pattern: "XX Y Z W"}', 'pair: {pattern: "XX Y Z W", desribe: "a pair"}')
+    # a category left out of order (W101, found by the full check): the fix adds it where its hands land
+    typos = typos.replace("  flush:", '  straight_flush: {pattern: "run & flush"}\n  flush:')
     on_disk = tmp_path / "cli.yaml"
     on_disk.write_text(typos, encoding="utf-8")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -184,6 +186,7 @@ async def test_the_editors_fixes_are_the_fixes_of_check_fix(client: LanguageClie
         text, version = apply(text, edits), version + 1
         change(client, uri, text, version)
     assert text == on_disk.read_text(encoding="utf-8") != typos
+    assert "order: [four_of_a_kind, full_house, straight_flush, flush," in text
     assert await checked(client, uri, version) == []
 
 
@@ -206,6 +209,30 @@ async def test_heavy_findings_come_after_the_quick_pass(client: LanguageClient, 
     uri = open_file(client, tmp_path / "holes.yaml", text)
     codes = [d.code for d in await checked(client, uri)]
     assert codes == ["R113"]
+
+
+@pytest.mark.asyncio
+async def test_the_quick_pass_is_published_before_the_full_check(client: LanguageClient, tmp_path: Path) -> None:
+    """The quick pass's diagnostics (no coverage) come first; the full check's R113 after."""
+    text = SMALL.replace('  high_card:       {pattern: "X Y Z W V"}\n', "").replace(", high_card]", "]")
+    uri = open_file(client, tmp_path / "holes.yaml", text)
+    quick = await logged(client, f"checked {uri} version 1:")
+    assert ": 0 problems in " in quick
+    await published(client, uri, lambda found: [d.code for d in found] == ["R113"])
+    order = [m.message for m in client.log_messages if uri in m.message]
+    assert order[0] == quick and order[-1].endswith("full check done: " + uri + " version 1: 1 problems")
+
+
+@pytest.mark.asyncio
+async def test_changes_in_quick_succession_are_checked_once(client: LanguageClient, tmp_path: Path) -> None:
+    """Typing is debounced: of five changes sent together only the last is checked."""
+    uri = open_file(client, tmp_path / "r.yaml", SMALL)
+    await checked(client, uri)
+    for version in range(2, 7):
+        change(client, uri, SMALL.replace("name: small", "name: small" + "x" * version), version)
+    assert await checked(client, uri, 6) == []
+    passes = [m.message for m in client.log_messages if uri in m.message and "frequencies" not in m.message]
+    assert [message.split(" version ")[1].split(":")[0] for message in passes] == ["1", "1", "6", "6"]
 
 
 @pytest.mark.asyncio

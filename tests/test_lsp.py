@@ -224,6 +224,28 @@ async def test_the_quick_pass_is_published_before_the_full_check(client: Languag
 
 
 @pytest.mark.asyncio
+async def test_a_diagnostic_can_be_ignored_in_its_file(client: LanguageClient, tmp_path: Path) -> None:
+    text = "# yaml-language-server: $schema=x.json\n" + SMALL.replace(
+        '  high_card:       {pattern: "X Y Z W V"}\n', ""
+    ).replace(", high_card]", "]")
+    uri = open_file(client, tmp_path / "holes.yaml", text)
+    (found,) = await checked(client, uri)
+    offered = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=found.range,
+            context=types.CodeActionContext(diagnostics=[found]),
+        )
+    )
+    (ignore,) = [a for a in offered or [] if isinstance(a, types.CodeAction) and a.title == "Ignore R113 in this file"]
+    assert ignore.edit is not None and ignore.edit.changes is not None
+    fixed = apply(text, ignore.edit.changes[uri])
+    assert fixed.splitlines()[:2] == ["# yaml-language-server: $schema=x.json", "# pokerrules: ignore[R113]"]
+    change(client, uri, fixed, 2)
+    assert await checked(client, uri, 2) == []
+
+
+@pytest.mark.asyncio
 async def test_changes_in_quick_succession_are_checked_once(client: LanguageClient, tmp_path: Path) -> None:
     """Typing is debounced: of five changes sent together only the last is checked."""
     uri = open_file(client, tmp_path / "r.yaml", SMALL)
@@ -428,6 +450,54 @@ async def test_bad_input_never_brings_the_server_down(client: LanguageClient, tm
 
 
 # --- the command line -----------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_the_server_speaks_on_a_tcp_port_too() -> None:
+    import socket
+
+    from pygls.lsp.client import LanguageClient as PlainClient
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([*SERVER, "--tcp", str(port)], stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        assert server.stderr.readline() == f"pokerrules lsp: listening on 127.0.0.1:{port}\n"
+        client = PlainClient("tcp-test", "1")
+        found: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
+
+        @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:  # pygls passes no client here
+            found.put_nowait(params)
+
+        for _ in range(100):
+            try:
+                await client.start_tcp("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+        client.initialized(types.InitializedParams())
+        item = types.TextDocumentItem(uri="untitled:tcp", language_id="yaml", version=1, text="extends: standart\n")
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+        published = await asyncio.wait_for(found.get(), WAIT)
+        assert [d.code for d in published.diagnostics] == ["Y111"]
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+        assert server.wait(WAIT) == 0
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_port_out_of_range_is_a_usage_error() -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["lsp", "--tcp", "70000"]) == 2
+    assert "--tcp 70000 is not a port" in err.getvalue()
 
 
 @pytest.mark.parametrize("editor", ["vscode", "neovim", "helix", "emacs", "kate"])

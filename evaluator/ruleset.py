@@ -15,18 +15,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .core.errors import Diagnostic, RulesetError
 from .engine.evaluate import Engine, engine_for
 from .rules.build import build_ruleset as build_rules
 from .rules.build import load_rules
 from .rules.cards import Card
 from .rules.load import Document
+from .rules.place import place_of
 from .rules.ruleset import Rules
+from .rules.usable import dead_jokers, split_targets
 
 if TYPE_CHECKING:
     from .engine.explain import Explanation
     from .engine.hand import Hand
 
-__all__ = ["Ruleset", "build_ruleset", "load"]
+__all__ = ["Ruleset", "build_ruleset", "load", "table_refusal", "unusable"]
 
 
 class Ruleset(Rules):
@@ -81,22 +84,64 @@ class Ruleset(Rules):
 
         >>> load("standard").explain("Kh Kd 9c 7s 2h", "Ks Kc 8d 7h 2c").decided_by
         'kicker'
+
+        When the deal decides wild cards (Follow the Queen), two card strings are the
+        two seats of a heads-up deal in dealing order (see ``evaluator/deal/explain.py``).
         """
+        if self.wild.by_deal and isinstance(a, str) and isinstance(b, str):
+            from .deal.explain import explain_deal
+
+            return explain_deal(self, a, b)
         from .engine.explain import explain
 
         return explain(self, a, b)
 
     def showdown(
-        self, hands: Sequence[str | Sequence[Card | str]], board: str | Sequence[Card | str] = ""
+        self,
+        hands: Sequence[str | Sequence[Card | str]],
+        board: str | Sequence[Card | str] = "",
+        declare: Sequence[str] | None = None,
     ) -> list[int]:
         """Indices of the winning hands (ties and top cycles split).
 
+        In a game settled by the deal (Follow the Queen, Chicago, ...) each hand is
+        the player's cards in dealing order (see :meth:`deal_showdown`).
+
         >>> load("standard").showdown(["Kc 7d", "Qs Td"], board="Jh Jd Jc Js 9s")
         [0]
+        >>> load("follow-the-queen").showdown(["(2c 9c) Qh 8s 7s 3d (9d)", "(Kc Kh) 6d Ks 2h 5d (5h)"])
+        [1]
         """
+        if self.by_deal:
+            boards = _runs_of(board)
+            texts = [hand if isinstance(hand, str) else " ".join(map(str, hand)) for hand in hands]
+            winners: list[int] = self.deal_showdown(texts, boards, declare).winners
+            return winners
         from .compiled.fasthand import showdown
 
         return showdown(self, hands, board).winners
+
+    def deal_showdown(
+        self,
+        players: Sequence[str],
+        boards: Sequence[str] = (),
+        declare: Sequence[str] | None = None,
+        pot: int | None = None,
+    ) -> Any:
+        """The showdown of a deal: each player's cards in dealing order (``(As Kd) 7c``: face down in
+        parentheses; ``fold: ...`` a player who folded), one board per run, the declarations.
+
+        Returns a :class:`evaluator.deal.settle.DealShowdown`: winners, shares, halves, and per
+        run the wild cards the deal decided and why.
+
+        >>> result = load("chicago").deal_showdown(["(Ah 2c) As Ad 7c 5h (9d)", "(Ks Qd) Jc 8d 6h 3c (4h)"], pot=10)
+        >>> result.shares
+        [5, 5]
+        """
+        from .deal.deal import read_deal
+        from .deal.settle import settle
+
+        return settle(self, read_deal(self, players, boards, declare), pot)
 
     # --- the fast path: lookup tables (compiled/tables.py, compiled/fast.py) ---------
 
@@ -176,16 +221,23 @@ class Ruleset(Rules):
         samples: int | None = None,
         seed: int | None = None,
         client: Any = None,
+        declare: Sequence[str] | None = None,
     ) -> Any:
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
         Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
-        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster.
+        ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster. A
+        dealer's-choice game takes each player's cards so far in dealing order and ``declare``
+        (hi-lo declare strategies); see ``evaluator/odds/dealt.py``.
 
         >>> round(load("holdem").odds(["AhKh", "QsQd"], board="2h 7h 9c").players[0].equity, 4)
         0.5414
         """
+        if self.by_deal:  # dealer's choice: partly known deals completed street by street
+            from .odds.dealt import dealt_odds
+
+            return dealt_odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, declare=declare)
         from .odds.odds import odds
 
         return odds(self, hands, board=board, dead=dead, samples=samples, seed=seed, client=client)
@@ -217,11 +269,25 @@ class Ruleset(Rules):
         return chart(self, opponents=opponents, samples=samples, exact=exact, seed=seed, client=client, hands=hands)
 
 
+def _runs_of(board: str | Sequence[Card | str]) -> list[str]:
+    """The boards of a deal: one card string, a sequence of cards (one board), or one string per run."""
+    if isinstance(board, str):
+        return [board] if board.strip() else []
+    items = list(board)
+    if all(isinstance(item, Card) or len(item.split()) == 1 for item in items):
+        return [" ".join(map(str, items))] if items else []
+    return [str(item) for item in items]
+
+
 def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None) -> Ruleset:
     """Load a ruleset: a catalogue name (``"standard"``) or a path to a YAML file.
 
     ``extends:`` and ``game.split`` paths in the file may only reach files
     inside its own folder tree, or inside ``root`` (a folder or several).
+    A file is refused with every error ``pokerrules check`` reports about its
+    values and about what makes it unusable (:func:`unusable`); what ``check``
+    finds by running the file -- its examples (``E1xx``) and the enumeration
+    of every hand class (``R113``) -- is left to ``check``.
 
     >>> load("standard").name
     'standard'
@@ -229,7 +295,7 @@ def load(ref: str | Path, root: str | Path | Sequence[str | Path] | None = None)
     Raises:
         PokerRulesError: for anything wrong with the file, each error positioned.
     """
-    return load_rules(ref, root, Ruleset)
+    return _usable(load_rules(ref, root, Ruleset))
 
 
 def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
@@ -237,6 +303,90 @@ def build_ruleset(document: Document, path: Path | None = None) -> Ruleset:
 
     Raises:
         SchemaError: when the document does not follow the schema.
-        RulesetError: with every semantic problem found, each positioned.
+        RulesetError: with every semantic problem found, each positioned (:func:`unusable` included).
     """
-    return build_rules(document, path, Ruleset)
+    return _usable(build_rules(document, path, Ruleset))
+
+
+def _usable(ruleset: Ruleset) -> Ruleset:
+    problems: list[Diagnostic] | None = ruleset.__dict__.get("_cache_unusable")
+    if problems is None:
+        problems = unusable(ruleset)
+        object.__setattr__(ruleset, "_cache_unusable", problems)  # load() returns the same object again
+    if problems:
+        raise RulesetError(problems)
+    return ruleset
+
+
+def unusable(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
+    """What makes a ruleset that builds unusable (each also a ``check`` error, at the same place):
+    jokers that can never play (R114), a deck the lookup tables cannot hold (R104), a pattern
+    that reads suits inside the hand where the tables cannot be built (R131) and
+    ``game.split`` halves that cannot be loaded. ``source`` is the file being checked
+    (default: the ruleset's own); an inherited value is reported at its ``extends:``.
+
+    >>> unusable(load("holdem"))
+    []
+    """
+    found = dead_jokers(ruleset, source)
+    found += _too_wide(ruleset, source)
+    found += _not_by_suit_class(ruleset, source)
+    found += split_targets(ruleset)
+    return found
+
+
+def _not_by_suit_class(ruleset: Rules, source: str | None) -> list[Diagnostic]:
+    """R131: a pattern that reads suits inside the hand where the suit-class tables cannot be
+    built (several packs, single wild cards, lowest-card wild, hands above six cards)."""
+    if not engine_for(ruleset).by_suit_class:
+        return []
+    from .compiled.suitclasses import supported
+
+    if supported(ruleset, ruleset.hand_size) is None:
+        return []
+    return table_refusal(ruleset, source)
+
+
+def table_refusal(ruleset: Rules, source: str | None = None) -> list[Diagnostic]:
+    """R130 / R131 as ``check`` reports them (``compiled/build_cost.py``): lookup tables that
+    would take too long to build, or cannot be built. Estimated, never built here.
+
+    ``load`` refuses R131 (the tables cannot exist); R130 is an estimate of time, refused by
+    ``check`` and by each command that would build the tables, while hands are still
+    evaluated one by one (and ``load`` does not import NumPy to estimate it).
+    """
+    from .compiled.build_cost import blamed_keys, build_cost, refusal
+    from .compiled.table_layout import card_model
+
+    try:
+        model = card_model(ruleset)
+    except RulesetError:
+        return []  # R104: said by _too_wide
+    cost = build_cost(ruleset, model)
+    found = refusal(ruleset, cost)
+    if found is None:
+        return []
+    code, message, hint = found
+    document = ruleset.document
+    checked = source if source is not None else (document.sources[0] if document.sources else "")
+    where, note = place_of(document, checked, *blamed_keys(ruleset, cost))
+    return [Diagnostic(code, message + note, where.source, where.line, where.col, "error", hint)]
+
+
+def _too_wide(ruleset: Rules, source: str | None) -> list[Diagnostic]:
+    """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
+    if ruleset.copies == 1:
+        # one pack always fits, whatever the hand, jokers and wild cards (tests/test_usable.py);
+        # so a one-pack load never imports NumPy just to ask
+        return []
+    from .compiled.table_layout import card_model
+
+    try:
+        card_model(ruleset)
+    except RulesetError as problem:
+        document = ruleset.document
+        checked = source if source is not None else (document.sources[0] if document.sources else "")
+        where, note = place_of(document, checked, ("deck", "copies"), ("deck",))
+        first = problem.first
+        return [Diagnostic("R104", first.message + note, where.source, where.line, where.col, "error", first.hint)]
+    return []

@@ -8,6 +8,11 @@ starts with ``reference data not found``; with ``$CI`` or
 ``$POKERRULES_REQUIRE_DATA`` set (``.ci/run`` sets the latter), the hook below
 turns each such skip into a failure, so CI cannot pass without the data.
 
+The command line's last line of defence turns a bug into one ``internal
+error`` line and exit 70; here ``$POKERRULES_RAISE_INTERNAL`` is set (before any
+test runs, so subprocesses inherit it), so that such a bug propagates with its
+traceback and fails the test that met it instead of hiding behind the guard.
+
 The locating helper :func:`reference_data_dir` lives in ``refdata.py`` so that
 test modules can also use it at collection time (for parametrize ids); it is
 re-exported here.
@@ -22,9 +27,18 @@ from pathlib import Path
 import pytest
 from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, missing_data_reason, reference_data_dir
 
+from evaluator.cli.output import RAISE_INTERNAL_ENV
 from evaluator.core.resources import CACHE_ENV
 
+os.environ[RAISE_INTERNAL_ENV] = "1"
+
 __all__ = ["reference_data_dir", "reference_data", "table_cache"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--slow``: the generated-ruleset conformance suite runs thousands of examples, full
+    decks included (``$POKERRULES_CONFORMANCE=slow`` does the same), instead of CI's bounded run."""
+    parser.addoption("--slow", action="store_true", default=False, help="run the conformance suite's long profile")
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -174,8 +174,17 @@ def test_the_corpus_is_large_and_covers_every_check() -> None:
         "W102",
         "W103",
         "W104",
+        "R130",
+        "R131",
         "G101",
         "G102",
+        # dealer's-choice games: streets, deal-decided wild cards, card halves, declare, runs, extra cards
+        "G113",
+        "G114",
+        "G115",
+        "G116",
+        "G117",
+        "G118",
     }
     assert required <= codes_in_corpus, sorted(required - codes_in_corpus)
 
@@ -330,7 +339,15 @@ def test_enumeration_limit_is_fast(tmp_path: Path) -> None:
     started = time.perf_counter()
     found = check_file(path)
     assert time.perf_counter() - started < 2.0
-    assert [(d.code, d.line, d.col) for d in found] == [("W104", 1, 14)]
+    # ten-card hands: neither enumerated nor built (the tables would take a minute)
+    assert [(d.code, d.line, d.col) for d in found] == [("R130", 1, 14)]
+    seven = (
+        'hand: {size: 7}\ncategories:\n  h: {pattern: "flush & suit = h"}\n  any: {pattern: "not (flush & suit = h)"}\n'
+    )
+    started = time.perf_counter()
+    found = check_file(write(tmp_path, "seven.yaml", seven + "order: [h, any]\n"))
+    assert time.perf_counter() - started < 2.0
+    assert [(d.code, d.line, d.col) for d in found] == [("W104", 1, 14)]  # too many to enumerate, not to build
 
 
 def test_enumeration_limit_can_be_lowered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -385,6 +402,7 @@ def test_an_internal_error_is_a_diagnostic_not_a_crash(tmp_path: Path, monkeypat
         raise ZeroDivisionError("simulated bug")
 
     monkeypatch.setattr(check._Linter, "diagnostics", boom)
+    monkeypatch.delenv("POKERRULES_RAISE_INTERNAL")  # as users run it (the suite raises instead)
     diagnostics, _ = check_paths([str(tmp_path)])
     # the coverage stage failed; the examples of the same file and the other file were still checked
     assert [(Path(d.source).name, d.code) for d in diagnostics] == [

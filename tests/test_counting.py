@@ -31,6 +31,8 @@ from evaluator.compiled.counting import MAX_COUNTED_CARDS, category_counts, coun
 from evaluator.compiled.deck_split import _one_relevant_suit, _relevant_suits, deck_model, rank_multisets
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import catalogue_path
+from evaluator.rules.build import load_rules
+from evaluator.ruleset import Ruleset
 
 # --- reference tables ---------------------------------------------------------------------
 
@@ -336,6 +338,11 @@ def small_ruleset(name: str, folder: Path) -> Any:
         return load(name)
     path = folder / f"{name}.yaml"
     path.write_text(f"name: {name}\n{SMALL[name]}", encoding="utf-8")
+    if name.startswith("dead-joker"):
+        # check and load refuse a joker that never plays (R114); counting must still say so
+        with pytest.raises(PokerRulesError, match="R114"):
+            evaluator.load(path)
+        return load_rules(path, kind=Ruleset)
     return evaluator.load(path)
 
 
@@ -450,3 +457,21 @@ def test_best_of_seven_with_a_qualifier_does_not_depend_on_card_order() -> None:
     forward = rs.evaluate("Ts Th 9d 7c 5s 4h 2d")
     backward = rs.evaluate("2d 4h 5s 7c 9d Th Ts")
     assert forward.category == backward.category == "pair"
+
+
+@pytest.mark.parametrize("name", ["badugi", pytest.param("four-flush", marks=pytest.mark.slow)])
+def test_every_deal_on_the_tables_counts_as_the_suit_class_walk(name: str) -> None:
+    from evaluator.compiled.suitcount import count_every_hand, suited_fills
+
+    ruleset = evaluator.load(name)
+    on_tables = count_every_hand(ruleset, ruleset.hand_size)
+    assert on_tables is not None
+    counts: Counter[str] = Counter()
+    distinct: dict[str, set[Any]] = defaultdict(set)
+    for fill, weight in suited_fills(ruleset, ruleset.hand_size):
+        assert fill is not None
+        counts[fill.classification.category.name] += weight
+        distinct[fill.classification.category.name].add(fill.classification.value)
+    assert on_tables.counts == {name: counts[name] for name in ruleset.category_names}
+    assert on_tables.distinct == {name: len(distinct[name]) for name in ruleset.category_names}
+    assert on_tables.deals == sum(counts.values()) and on_tables.unplayable == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -17,11 +18,12 @@ from typing import Any
 import jsonschema
 import numpy as np
 import pytest
+from meeting import SharedCards, every_hand, meeting
 
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.tools.diff import common_deck
-from evaluator.tools.flips import FlipCensus, census, hand_classes, sampled_census
+from evaluator.tools.flips import FlipCensus, census, sampled_census
 from evaluator.tools.flips_sampled import flip_cause, flip_label
 from evaluator.tools.lowball import low_breakdown
 
@@ -84,29 +86,36 @@ def test_italian_minimum_beats_maximum_straight_flush_is_a_beats_flip() -> None:
     first, second = assert_verified("italian", "standard", beats)
     assert load("italian").evaluate(first).category == "minimum_straight_flush"
     assert load("italian").evaluate(second).category == "maximum_straight_flush"
-    # brute force: every pair of straight flushes of the 40-card deck, judged by both compares
+    # brute force: every pair of straight flushes of the 40-card deck that can meet, judged by both compares
     italian, standard = load("italian"), load("standard")
     deck = [str(card) for card in italian.deck]
     flushes = [hand for hand in combinations(deck, 5) if len({c[1] for c in hand}) == 1]
-    straight_flushes = [
-        " ".join(h) for h in flushes if italian.evaluate(" ".join(h)).category.endswith("straight_flush")
-    ]
+    straight_flushes = [h for h in flushes if italian.evaluate(" ".join(h)).category.endswith("straight_flush")]
     assert len(straight_flushes) == 28  # 7 runs (A-5-6-7-8 up to T-J-Q-K-A) in 4 suits
     flipped = sum(
-        1 for x, y in combinations(straight_flushes, 2) if italian.compare(x, y) * standard.compare(x, y) == -1
+        1
+        for x, y in combinations(straight_flushes, 2)
+        if not set(x) & set(y)
+        and italian.compare(" ".join(x), " ".join(y)) * standard.compare(" ".join(x), " ".join(y)) == -1
     )
-    assert beats.pairs == flipped == 16
-    assert result.total("beats") == 16
+    assert beats.pairs == flipped == 12  # 4 minimum x 4 maximum, less the 4 of one suit (they share the ace)
+    assert result.total("beats") == 12
 
 
 def test_italian_flush_over_full_house_is_a_category_order_flip() -> None:
     result = found("italian", "standard")
     flip = group(result, "category_order", "flush", "full_house")
     assert_verified("italian", "standard", flip)
-    # flushes of the 40-card deck that are no straight flush, times the full houses
-    flushes = 4 * (comb(10, 5) - 7)
-    full_houses = 10 * 4 * 9 * 6
-    assert flip.pairs == flushes * full_houses
+    # flushes of the 40-card deck that are no straight flush, against the full houses they can meet
+    deck = [str(card) for card in load("italian").deck]
+    bit = {card: 1 << i for i, card in enumerate(deck)}
+    hands = list(combinations(deck, 5))
+    italian = load("italian")
+    flushes = [h for h in hands if len({c[1] for c in h}) == 1 and italian.evaluate(" ".join(h)).category == "flush"]
+    houses = [h for h in hands if sorted(Counter(c[0] for c in h).values()) == [2, 3]]
+    assert len(flushes) == 4 * (comb(10, 5) - 7) and len(houses) == 10 * 4 * 9 * 6
+    masks = lambda group: [sum(bit[c] for c in h) for h in group]  # noqa: E731
+    assert flip.pairs == meeting(masks(flushes), masks(houses))
 
 
 def test_deuce_to_seven_and_ace_to_five_flip_inside_pair_and_high_card() -> None:
@@ -114,24 +123,21 @@ def test_deuce_to_seven_and_ace_to_five_flip_inside_pair_and_high_card() -> None
     pairs = group(result, "ace_rule", "pair", "pair")
     first, second = assert_verified("deuce-to-seven", "ace-to-five", pairs)
     assert "A" in second  # a pair of aces: low in ace-to-five, high in deuce-to-seven
-    # one-pair classes: the pair rank, then three kickers; 6 * 4**3 hands each
-    keys_27, keys_a5 = [], []
-    for pair in range(2, 15):
-        for kickers in combinations([r for r in range(2, 15) if r != pair], 3):
-            keys_27.append((pair, *sorted(kickers, reverse=True)))
-            low = [1 if r == 14 else r for r in kickers]
-            keys_a5.append((1 if pair == 14 else pair, *sorted(low, reverse=True)))
-    assert pairs.pairs == flip_pairs(keys_27, keys_a5) * 384**2
-
     high = group(result, "ace_rule", "high_card", "high_card")
     first, second = assert_verified("deuce-to-seven", "ace-to-five", high)
     assert sorted(card[0] for card in second.split()) == sorted("A2345")  # the wheel
     assert high.example[1].description_b == "five-low"
-    # no-pair classes that are high card in both: not suited, no 2-7 straight
-    both = [ranks for ranks in combinations(range(2, 15), 5) if max(ranks) - min(ranks) != 4]
-    keys_27 = [tuple(sorted(r, reverse=True)) for r in both]
-    keys_a5 = [tuple(sorted((1 if x == 14 else x for x in r), reverse=True)) for r in both]
-    assert high.pairs == flip_pairs(keys_27, keys_a5) * (4**5 - 4) ** 2
+    # the pairs of aces against the lower pairs: every ordered pair of those hands that can meet
+    hands = every_hand()
+    ranks = np.sort(hands // 4, axis=1)
+    one_pair = (np.diff(ranks, axis=1) == 0).sum(axis=1) == 1
+    one_pair &= ~((ranks[:, :3] == ranks[:, 1:4]) & (ranks[:, 1:4] == ranks[:, 2:])).any(axis=1)
+    aces = one_pair & ((hands // 4 == 12).sum(axis=1) == 2)
+    counted = SharedCards()
+    counted.add(hands[one_pair & ~aces])
+    # a pair of aces beats every other pair in deuce-to-seven and loses to it in ace-to-five; the
+    # other flips of the group (kickers read with the ace low) come on top
+    assert pairs.pairs > counted.apart(hands[aces]) > 0
 
 
 def test_ace_to_five_and_ace_to_six_straights_and_flushes_count_against_the_hand() -> None:
@@ -139,14 +145,23 @@ def test_ace_to_five_and_ace_to_six_straights_and_flushes_count_against_the_hand
     straight = group(result, "category_membership", "high_card / straight", "pair")
     flush = group(result, "category_membership", "high_card / flush", "pair")
     for flip in (straight, flush):
-        first, _ = assert_verified("ace-to-five", "ace-to-six", flip)
+        assert_verified("ace-to-five", "ace-to-six", flip)
     assert load("ace-to-six").evaluate(" ".join(straight.example[0].cards)).category == "straight"
     assert load("ace-to-six").evaluate(" ".join(flush.example[0].cards)).category == "flush"
-    pair_hands = 13 * comb(4, 2) * comb(12, 3) * 4**3
-    straights = 9 * (4**5 - 4)  # A-2-3-4-5 up to 9-T-J-Q-K, not suited
-    flushes = 4 * (comb(13, 5) - 9)  # suited, not a run
-    assert straight.pairs == straights * pair_hands
-    assert flush.pairs == flushes * pair_hands
+    # every straight (every flush) against every one-pair hand it can meet, by inclusion-exclusion
+    hands = every_hand()
+    ranks, suits = np.sort(hands // 4, axis=1), hands % 4
+    low = np.sort((ranks + 1) % 13, axis=1)  # ace low: A-2-3-4-5 up to 9-T-J-Q-K
+    distinct = (np.diff(low, axis=1) != 0).all(axis=1)
+    one_suit = (suits == suits[:, :1]).all(axis=1)
+    runs = distinct & (low[:, 4] - low[:, 0] == 4) & ~one_suit
+    plain_flushes = distinct & one_suit & ~(low[:, 4] - low[:, 0] == 4)
+    one_pair = (np.stack([(ranks == r).sum(axis=1) for r in range(13)], axis=1) > 0).sum(axis=1) == 4
+    counted = SharedCards()
+    counted.add(hands[one_pair])
+    assert runs.sum() == 9 * (4**5 - 4) and plain_flushes.sum() == 4 * (comb(13, 5) - 9)
+    assert straight.pairs == counted.apart(hands[runs])
+    assert flush.pairs == counted.apart(hands[plain_flushes])
 
 
 # --- exact and sampled agree -------------------------------------------------------------------------
@@ -159,12 +174,13 @@ def test_every_sampled_flip_falls_in_an_exact_group(a_name: str, b_name: str) ->
     keys = {(g.cause, g.first, g.second) for g in exact.groups}
     deck, rng, seen = list(common_deck(a, b)), random.Random(7), 0
     for _ in range(3000):
-        first, second = rng.sample(deck, 5), rng.sample(deck, 5)
+        dealt = rng.sample(deck, 10)  # two hands of one deal: they share no card
+        first, second = dealt[:5], dealt[5:]
         fa, fb, sa, sb = a.evaluate(first), b.evaluate(first), a.evaluate(second), b.evaluate(second)
         verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
-        if verdict_a * verdict_b != -1 or fa.strength[:3] == sa.strength[:3]:
+        if verdict_a == verdict_b:
             continue
-        if verdict_a == -1:
+        if verdict_a < verdict_b:
             first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
         cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
         assert (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category)) in keys
@@ -184,18 +200,14 @@ def test_wild_cards_are_sampled_with_an_interval_and_verified() -> None:
             assert_verified("standard", "deuces-wild", found_group)
 
 
-def test_hand_classes_weights_are_every_hand() -> None:
-    deck = load("twenty-card").deck
-    classes = hand_classes(deck, 5)
-    assert sum(weight for _, weight in classes) == comb(len(deck), 5)
-    # each class stands for hands of its own shape: count them by brute force
-    shapes: dict[tuple[tuple[str, ...], bool], int] = {}
-    for hand in combinations(deck, 5):
-        key = (tuple(sorted(str(c.rank) for c in hand)), len({c.suit for c in hand}) == 1)
-        shapes[key] = shapes.get(key, 0) + 1
-    for cards, weight in classes:
-        key = (tuple(sorted(str(c.rank) for c in cards)), len({c.suit for c in cards}) == 1)
-        assert shapes[key] == weight
+def test_a_sampled_census_never_calls_itself_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "standard", "deuces-wild", "--samples", "400"]) == 0
+    out = capsys.readouterr().out
+    section = out[out.index("\nFlips by cause (") + 1 : out.index("\nHeads-up showdowns")]
+    assert section.startswith("Flips by cause (sampled:") and "not counted exactly: deuces-wild has wild" in section
+    summary = [line for line in out.splitlines() if line.startswith("* flips because")]
+    assert summary and all("about" in line and "exactly" not in line for line in summary)
+    assert "exactly" not in section.replace("not counted exactly", "")
 
 
 # --- the lowball breakdown against all 2,598,960 hands ---------------------------------------------------
@@ -259,7 +271,8 @@ def test_diff_json_has_flip_causes_and_validates(capsys: pytest.CaptureFixture[s
     causes = {entry["cause"] for entry in data["flip_causes"]["causes"]}
     assert {"beats", "category_order", "category_membership"} <= causes
     beats = [g for g in data["flip_causes"]["groups"] if g["cause"] == "beats"]
-    assert beats[0]["pairs"] == 16 and beats[0]["example"]["compare_a"] == 1
+    assert beats[0]["pairs"] == 12 and beats[0]["example"]["compare_a"] == 1
+    assert data["flip_causes"]["population"] == comb(40, 5) * comb(35, 5) // 2
     assert any("la minima" in line or "beats: exception" in line for line in data["summary"])
 
 
@@ -272,10 +285,16 @@ def test_a_qualifier_turns_wins_into_ties() -> None:
     first, second = (" ".join(hand.cards) for hand in nine_low.example)
     assert load("ace-to-five").compare(first, second) == 1
     assert load("ace-to-five-eight-or-better").compare(first, second) == 0
-    # no-pair hands whose top card is 9 or more (ace low) against every one-pair hand
-    no_pair_nine_up = sum(4**5 for ranks in combinations(range(1, 14), 5) if max(ranks) >= 9)
-    pair_hands = 13 * comb(4, 2) * comb(12, 3) * 4**3
-    assert nine_low.pairs == no_pair_nine_up * pair_hands
+    # no-pair hands whose top card is 9 or more (ace low) against every one-pair hand they can meet
+    hands = every_hand()
+    low = np.sort((hands // 4 + 1) % 13, axis=1)  # ace low
+    no_pair = (np.diff(low, axis=1) != 0).all(axis=1)
+    one_pair = (np.diff(low, axis=1) == 0).sum(axis=1) == 1
+    one_pair &= ~((low[:, :3] == low[:, 1:4]) & (low[:, 1:4] == low[:, 2:])).any(axis=1)  # not trips
+    counted = SharedCards()
+    counted.add(hands[one_pair])
+    assert one_pair.sum() == 13 * comb(4, 2) * comb(12, 3) * 4**3
+    assert nine_low.pairs == counted.apart(hands[no_pair & (low[:, 4] >= 8)])
 
 
 def group_of(groups: list[Any], first: str, second: str) -> Any:
@@ -286,10 +305,11 @@ def group_of(groups: list[Any], first: str, second: str) -> Any:
 
 def test_two_suit_tie_breaks_flip_equal_hands() -> None:
     a, b = load("suits-bridge"), load("suits-german")
-    result = census(a, b, common_deck(a, b), samples=3000, seed=5)
-    assert result.causes() == ["suit_tiebreak"]
+    result = census(a, b, common_deck(a, b))
+    assert result.method == "exact" and result.causes() == ["suit_tiebreak"]
     for flip in result.groups:
-        assert flip.low is not None and flip.high is not None and flip.low <= flip.pairs <= flip.high
+        assert flip.low is None and flip.pairs > 0 and flip.reversed
         first, second = (" ".join(hand.cards) for hand in flip.example)
         assert a.compare(first, second) == 1 and b.compare(first, second) == -1
+        assert not set(first.split()) & set(second.split())
         assert sorted(c[0] for c in first.split()) == sorted(c[0] for c in second.split())  # the same ranks

@@ -311,8 +311,55 @@ def test_ten_megabyte_card_string(tmp_path: Path) -> None:
 
 
 def test_ten_megabyte_line_on_stdin() -> None:
-    code, out, err = run_cli(["eval", "standard", "-"], stdin="Qh" * (5 * 2**20) + "\n")
-    assert code == 1 and out == "" and "C107" in err and len(err) < 1000
+    code, out, err = run_cli(["eval", "standard", "-"], stdin="As Ks Qs Js Ts\n" + "Qh" * (5 * 2**20) + "\n")
+    assert code == 1 and out.startswith("As Ks Qs Js Ts  royal_flush") and len(err) < 1000
+    assert err.startswith("<stdin>:2:1: error Y128: line 2 is longer than 65,536 characters")
+
+
+def test_a_line_just_within_the_limit_is_read() -> None:
+    from evaluator.cli.lines import MAX_LINE_CHARS
+
+    line = ("As Ks Qs Js Ts" + " " * MAX_LINE_CHARS)[:MAX_LINE_CHARS] + "\n"
+    code, out, err = run_cli(["eval", "standard", "-"], stdin=line + line)
+    assert code == 0 and out.count("royal_flush") == 2, err
+
+
+_ENDLESS = textwrap.dedent(
+    """
+    import resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+    from evaluator.cli.main import main
+    code = main(sys.argv[1:])
+    with open("/proc/self/status") as status:
+        rss = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+    sys.stderr.write(f"RSS {{rss}}\\n")
+    sys.exit(code)
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists() or not sys.platform.startswith("linux"), reason="/dev/zero")
+@pytest.mark.parametrize(
+    ("argv", "where"),
+    [(["eval", "standard", "-"], "<stdin>"), (["showdown", "standard", "--from", "-"], "<stdin>")]
+    + [(["showdown", "standard", "--from", "/dev/zero"], "/dev/zero")],
+)
+def test_an_endless_line_is_refused_in_bounded_memory(argv: list[str], where: str) -> None:
+    limit = 3 * MEMORY_LIMIT  # the lookup tables and NumPy need a little more than a check
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [sys.executable, "-c", _ENDLESS.format(limit=limit), *argv],
+            stdin=zeros,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert done.stderr.startswith(f"{where}:1:1: error Y128: line 1 is longer than 65,536 characters")
+    assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
+    assert int(done.stderr.rsplit("RSS ", 1)[1]) < limit
 
 
 def test_ten_megabyte_bad_token_is_not_echoed() -> None:

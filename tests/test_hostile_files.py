@@ -28,6 +28,7 @@ from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.errors import Diagnostic, PokerRulesError
 from evaluator.core.safe_text import github_data, json_text, visible
+from evaluator.draw.paytable import load_paytable
 from evaluator.rules.confine import RULESET_KEYS
 from evaluator.rules.load import load_document
 from evaluator.rules.schema import schema
@@ -72,6 +73,8 @@ def secret(tmp_path: Path) -> tuple[Path, str]:
     (victim / "credentials").write_text(f"[default]\naws_access_key_id = {token}\n", encoding="utf-8")
     # the same secret as a YAML mapping, which parses: its keys and values must not be shown either
     (victim / "creds.yaml").write_text(f"aws_access_key_id: {token}\nname: {token}\n", encoding="utf-8")
+    # a file whose keys are the secret: an "unknown key" message would quote it
+    (victim / "shadow.yml").write_text(f"root:{token}: 1\n", encoding="utf-8")
     (tmp_path / "rules").mkdir()
     return victim, token
 
@@ -147,6 +150,58 @@ def test_game_split_to_a_secret_is_refused_in_check_and_showdown(secret: tuple[P
         assert_refused_without_leak(["check", str(rule)], token, ["Y120"])
         code, out, err = run_cli(["showdown", str(rule), "As Ks Qs Js Ts", "2c 3c 4c 5c 7d"])
         assert code == 1 and token not in out + err and "Y120" in err
+
+
+PAYTABLE = "paytable: p\nruleset: TARGET\npays: {royal_flush: 800, flush: 6}\n"
+
+
+@pytest.mark.parametrize("report", ["text", "json", "github"])
+def test_a_pay_table_naming_a_secret_is_refused_without_a_byte_of_it(
+    secret: tuple[Path, str], tmp_path: Path, report: str
+) -> None:
+    victim, token = secret
+    rules = tmp_path / "rules"
+    as_json = ["--json"] if report == "json" else []
+    for target in ("shadow.yml", "creds.yaml", "credentials"):
+        for written in (str(victim / target), f"../../victim/{target}"):
+            table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", written))
+            shown = assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y120"])
+            if report == "text":
+                assert shown.startswith(f"{table}:2:10: error Y120: ruleset: ")
+            draw = ["draw", "jacks-or-better-video", "--paytable", str(table), *as_json]
+            shown = assert_refused_without_leak(draw, token, ["Y120"])
+            assert shown.startswith('{"error": {"code": "Y120"' if as_json else f"{table}:2:10: error Y120: ")
+    # a symbolic link out of the tree, and a pay table that is itself one
+    (rules / "sub" / "link.yml").symlink_to(victim / "shadow.yml")
+    table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", "link.yml"))
+    assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y120"])
+    assert_refused_without_leak(["draw", "jacks-or-better-video", "--paytable", str(table), *as_json], token, ["Y120"])
+    (rules / "linked-table.yaml").symlink_to(victim / "shadow.yml")
+    argv = ["draw", "jacks-or-better-video", "--paytable", str(rules / "linked-table.yaml"), *as_json]
+    assert_refused_without_leak(argv, token, ["Y122"])
+    assert_refused_without_leak(["check", "--format", report, str(rules / "linked-table.yaml")], token, ["Y122"])
+    # inside the tree, a file that is not a ruleset is never quoted either
+    write(rules, "sub/notes.yaml", f"{token}: 1\n")
+    table = write(rules, "sub/pays.yaml", PAYTABLE.replace("TARGET", "notes.yaml"))
+    assert_refused_without_leak(["check", "--format", report, str(table)], token, ["Y121"])
+    assert_refused_without_leak(["draw", "jacks-or-better-video", "--paytable", str(table), *as_json], token, ["Y121"])
+
+
+def test_a_pay_table_reaches_a_root_named_on_the_command_line(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    write(shared, "video.yaml", (REPO / "rulesets" / "jacks-or-better-video.yaml").read_text(encoding="utf-8"))
+    table = write(tmp_path / "tables", "pays.yaml", PAYTABLE.replace("TARGET", "../shared/video.yaml"))
+    assert [d.code for d in check_file(table)] == ["Y120"]
+    assert check_file(table, (str(shared),)) == []
+    assert run_cli(["check", "--root", str(shared), str(table)])[0] == 0
+    assert load_paytable(table, root=shared).ruleset.name == "jacks-or-better-video"
+    with pytest.raises(PokerRulesError) as info:
+        load_paytable(table)
+    assert info.value.code == "Y120"
+    code, _, err = run_cli(["draw", "standard", "--paytable", str(table)])
+    assert code == 1 and " error Y120: " in err
+    code, _, err = run_cli(["draw", "standard", "--paytable", str(table), "--root", str(shared)])
+    assert code == 1 and "D114: pay table 'p' plays ruleset 'jacks-or-better-video'" in err  # loaded: the game differs
 
 
 def test_files_inside_the_tree_that_are_not_rulesets_are_never_quoted(secret: tuple[Path, str], tmp_path: Path) -> None:

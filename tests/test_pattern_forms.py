@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from functools import cmp_to_key
 from itertools import combinations
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -440,3 +441,15 @@ def test_diff_sees_hands_that_suit_forms_reclassify() -> None:
     assert count_moved > 0
     assert four_flush.evaluate(list(example)).category == "four_flush"
     assert standard.evaluate(list(example)).category == "high_card"
+
+
+def test_diff_counts_every_rank_set_a_four_flush_takes_from_high_card() -> None:
+    from evaluator.tools.diff import compare_rulesets
+
+    standard, four_flush = evaluator.load("standard"), evaluator.load("four-flush")
+    moved = {(r.category_a, r.category_b): r for r in compare_rulesets(standard, four_flush, samples=200).reclassified}
+    row = moved[("high_card", "four_flush")]
+    # every five distinct ranks that are no straight have four flushes: one part of each rank class
+    assert row.classes == comb(13, 5) - 10
+    cards = " ".join(row.example.cards)
+    assert four_flush.evaluate(cards).category == "four_flush" and standard.evaluate(cards).category == "high_card"

@@ -16,12 +16,15 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.core.errors import CardError, GameError
+from evaluator.core.errors import CardError, GameError, PokerRulesError
 from evaluator.engine.showdown import showdown
 from evaluator.ruleset import Ruleset
 
 CATALOGUE = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "rulesets").glob("*.yaml"))
-WITH_GAME = [name for name in CATALOGUE if load(name).game is not None]
+# games decided by the deal (Follow the Queen, Chicago, ...) are settled from deals in dealing order,
+# not batches of cards: showdown_many refuses them (below), evaluator.deal settles them
+WITH_GAME = [name for name in CATALOGUE if load(name).game is not None and not load(name).by_deal]
+DEALT = [name for name in CATALOGUE if load(name).by_deal]
 # rulesets without a game: wild cards, jokers, a qualifier, lowball, suits, two packs, incomplete hands
 WITHOUT_GAME = [
     "standard",
@@ -80,6 +83,18 @@ def deal_shape(rs: Ruleset) -> tuple[int, int, int]:
     game = rs.game
     assert game is not None
     return game.hole, game.board, game.boards if game.board else 1
+
+
+@pytest.mark.parametrize("name", DEALT)
+def test_games_decided_by_the_deal_are_refused(name: str) -> None:
+    rs = load(name)
+    hole, board, boards = deal_shape(rs)
+    holes = np.zeros((1, 2, hole), dtype=np.int64)
+    holes[0, 0], holes[0, 1] = range(hole), range(hole, 2 * hole)
+    cards = np.arange(2 * hole, 2 * hole + board, dtype=np.int64).reshape(1, board) if board else None
+    with pytest.raises(PokerRulesError) as raised:
+        rs.showdown_many(holes, cards)
+    assert raised.value.code == "G122"
 
 
 @pytest.mark.parametrize("name", WITH_GAME)

@@ -56,6 +56,7 @@ from evaluator.compiled.table_cache import MAGIC, cache_path, read_cache, rulese
 from evaluator.compiled.tables import build_tables, load_tables, tables_for
 from evaluator.core.errors import CardError, PokerRulesError
 from evaluator.core.resources import CACHE_ENV, catalogue_names
+from evaluator.rules.build import load_rules
 from evaluator.rules.cards import Card
 from evaluator.ruleset import Ruleset
 
@@ -380,7 +381,13 @@ def odd_rulesets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ruleset]
         path = folder / f"{name}.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            out[name] = load(path)
+            if name == "dead-joker":
+                # check and load refuse a joker that never plays (R114); the tables must still say so
+                with pytest.raises(PokerRulesError, match="R114"):
+                    load(path)
+                out[name] = load_rules(path, kind=Ruleset)
+            else:
+                out[name] = load(path)
         except PokerRulesError as problem:  # pragma: no cover - reported, not hidden
             pytest.fail(f"{name}: {problem}")
     return out

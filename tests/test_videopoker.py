@@ -4,6 +4,7 @@ against the published figures, pay tables checked like rulesets."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from itertools import chain, combinations
 from math import comb
@@ -15,9 +16,19 @@ import pytest
 import evaluator
 from evaluator.cli.main import main
 from evaluator.compiled.fast import ruleset_ranker
+from evaluator.core import diskcache
 from evaluator.core.errors import PokerRulesError
 from evaluator.core.resources import paytable_names, paytables_dir
-from evaluator.draw.payback import Payback, _read_cached, _write_cached, compare_paytables, game_return, holds
+from evaluator.draw.payback import (
+    MAGIC,
+    RESULT_FORMAT,
+    Payback,
+    _read_cached,
+    _write_cached,
+    compare_paytables,
+    game_return,
+    holds,
+)
 from evaluator.draw.paytable import load_paytable
 
 REPO = Path(__file__).resolve().parents[1]
@@ -143,29 +154,46 @@ def test_holds_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 # --- the game's return ------------------------------------------------------------------------
 
-PUBLISHED = {  # percent, Wizard of Odds (also cited in each pay-table file)
-    "jacks-or-better-9-6": 99.5439,
-    "jacks-or-better-8-5": 97.2984,
-    "bonus-poker-8-5": 99.1660,
-    "double-bonus-10-7": 100.1725,
-    "double-double-bonus-9-6": 98.9808,
-    "deuces-wild-full-pay": 100.7620,
-    "joker-poker-kings": 100.6463,
+PUBLISHED = {  # percent, as published (decimals), also cited with its source in each pay-table file
+    "jacks-or-better-9-6": (99.5439, 4),
+    "jacks-or-better-9-5": (98.45, 2),
+    "jacks-or-better-8-6": (98.39, 2),
+    "jacks-or-better-8-5": (97.2984, 4),
+    "jacks-or-better-7-5": (96.15, 2),
+    "jacks-or-better-6-5": (95.00, 2),
+    "bonus-poker-8-5": (99.1660, 4),
+    "bonus-poker-6-5": (96.8687, 4),
+    "bonus-poker-deluxe-9-6": (99.64, 2),
+    "bonus-poker-deluxe-8-6": (98.49, 2),
+    "double-bonus-10-7": (100.1725, 4),
+    "double-double-bonus-9-6": (98.9808, 4),
+    "aces-and-faces-8-5": (99.26, 2),
+    "tens-or-better-6-5": (99.1, 1),
+    "deuces-wild-full-pay": (100.7620, 4),
+    "deuces-wild-not-so-ugly-ducks": (99.73, 2),
+    "deuces-wild-illinois": (98.91, 2),
+    "joker-poker-kings": (100.6463, 4),
+    "double-joker-9-5": (99.97, 2),
+    "triple-double-bonus-9-7": (99.58, 2),
 }
 
 
 def test_every_shipped_pay_table_cites_its_published_return() -> None:
     assert set(paytable_names()) == set(PUBLISHED)
-    for name, figure in PUBLISHED.items():
+    for name, (figure, decimals) in PUBLISHED.items():
         table = load_paytable(name)
-        assert table.published_return == figure and table.published_source
+        assert table.published_return == figure and table.published_decimals == decimals and table.published_source
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_return_equals_the_published_figure(name: str) -> None:
+    figure, decimals = PUBLISHED[name]
     result = game_return(load_paytable(name), use_cache=False)
-    assert round(result.return_ * 100, 4) == PUBLISHED[name]
+    # published figures are rounded half-up at their decimals: a four-decimal figure pins the
+    # computed return to within 0.00005 percentage points, a two-decimal one to 0.005
+    assert abs(result.return_ * 100 - figure) <= 0.5 * 10.0**-decimals + 1e-12
+    assert round(result.return_ * 100, decimals) == figure
     assert sum(result.probabilities.values()) == pytest.approx(1.0, abs=1e-12)
     assert result.variance > 0
 
@@ -179,31 +207,38 @@ def test_return_cli_json_and_cache(
     data = json.loads(out)
     assert code == 0 and round(data["return"] * 100, 4) == 100.7620
     assert data["categories"]["four_deuces"] > 0 and data["variance"] > 25
-    files = list((tmp_path / "draw").glob("*.json"))
-    assert len(files) == 1
+    files = list(tmp_path.glob("return-*.return"))
+    assert len(files) == 1 and files[0].read_bytes().startswith(MAGIC)  # signed, beside the tables
     again = game_return(load_paytable("deuces-wild-full-pay"))
     assert again.from_cache and again.return_ == data["return"]
 
 
 def test_cache_file_is_validated(tmp_path: Path) -> None:
     table = load_paytable("jacks-or-better-9-6")
-    path = tmp_path / "return-abc.json"
+    path = tmp_path / "return-abc.return"
     made = Payback(table.name, "jacks-or-better-video", 0.99, {"flush": 0.5, "nothing": 0.5}, 2.0, 3, (1, 2, 31))
-    _write_cached(path, made)
+    assert _write_cached(path, made)
     read = _read_cached(path, table)
     assert read is not None and read.return_ == 0.99 and read.best_holds == (1, 2, 31)
-    data = json.loads(path.read_text())
-    for broken in (
-        {**data, "return": "0.99"},
-        {**data, "best_holds": [1, 2, 32]},
-        {**data, "key": "other"},
-        {**data, "categories": {"flush": 2.0}},
-        {k: v for k, v in data.items() if k != "variance"},
-    ):
-        path.write_text(json.dumps(broken))
+    with diskcache.open_folder(tmp_path) as folder:
+        assert folder is not None
+        payload = folder.read(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem})
+        assert payload is not None
+        data = json.loads(payload)
+        # signed with the user's own key, and still refused: every field is checked
+        for broken in (
+            {**data, "return": "0.99"},
+            {**data, "best_holds": [1, 2, 32]},
+            {**data, "key": "other"},
+            {**data, "categories": {"flush": 2.0}},
+            {k: v for k, v in data.items() if k != "variance"},
+        ):
+            folder.write(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem}, json.dumps(broken).encode())
+            assert _read_cached(path, table) is None
+        folder.write(path.name, MAGIC, {"format": RESULT_FORMAT, "key": path.stem}, b"not json {")
         assert _read_cached(path, table) is None
-    path.write_text("not json {")
-    assert _read_cached(path, table) is None
+    # a result that could not be read back is never written
+    assert not _write_cached(path, Payback(table.name, "x", math.nan, {}, 1.0, 0, ()))
 
 
 @pytest.mark.slow
@@ -272,6 +307,49 @@ def test_pay_table_problems(tmp_path: Path, text: str, code: str, line: int) -> 
     assert found and found[0].code == code and found[0].line == line, found
 
 
+@pytest.mark.parametrize("value", [".nan", ".inf", "1.0e+308", "1.5e+7", "1000001"])
+@pytest.mark.parametrize("where", ["pays", "max_bet"])
+def test_non_finite_and_absurd_pays_are_refused_with_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, where: str
+) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    head = "paytable: x\nruleset: jacks-or-better-video\n"
+    if where == "pays":
+        path.write_text(f"{head}pays:\n  royal_flush: 250\n  flush: {value}\n")
+        line, col = 5, 10
+    else:
+        path.write_text(f"{head}pays: {{flush: 6}}\nmax_bet:\n  coins: 5\n  pays: {{royal_flush: {value}}}\n")
+        line, col = 6, 23
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D115", line, col), found
+    assert "a finite number of at most 1,000,000 coins" in found.message
+    code, out, err = run(capsys, "draw", "jacks-or-better-video", "--paytable", str(path))
+    assert code == 1 and out == "" and f"{path}:{line}:{col}: error D115: " in err and "%" not in err
+
+
+def test_a_million_coins_is_the_most_a_pay_may_be(tmp_path: Path) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text("paytable: x\nruleset: jacks-or-better-video\npays: {royal_flush: 1000000, flush: 6}\n")
+    assert check_file(path) == []
+    assert load_paytable(str(path)).pays["royal_flush"] == 1_000_000
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-1", "1500"])
+def test_absurd_published_returns_are_refused(tmp_path: Path, value: str) -> None:
+    from evaluator.tools.check import check_file
+
+    path = tmp_path / "table.yaml"
+    path.write_text(
+        f"paytable: x\nruleset: jacks-or-better-video\npays: {{flush: 6}}\npublished: {{return: {value}, source: s}}\n"
+    )
+    (found,) = check_file(path)
+    assert (found.code, found.line, found.col) == ("D116", 4, 21)
+
+
 def test_pay_table_loading_errors() -> None:
     with pytest.raises(PokerRulesError) as problem:
         load_paytable("jacks-or-better-9-7")
@@ -284,3 +362,65 @@ def test_pay_table_loading_errors() -> None:
 def test_max_bet_royal_bonus_is_per_coin() -> None:
     table = load_paytable("deuces-wild-full-pay")
     assert table.pays["natural_royal_flush"] == 800 and table.pays["four_deuces"] == 200 and table.coins == 5
+
+
+# --- the solver's parts against plain computations -------------------------------------------------
+
+
+@pytest.mark.parametrize(("deck_size", "suits"), [(15, 3), (20, 4), (17, 4), (18, 4)])
+def test_starting_classes_group_every_deal_by_its_suit_masks(deck_size: int, suits: int) -> None:
+    from evaluator.draw.deals import starting_classes
+
+    natural = deck_size // suits * suits
+    first: dict[tuple[int, ...], tuple[int, ...]] = {}
+    size: dict[tuple[int, ...], int] = {}
+    for hand in combinations(range(deck_size), 5):  # lexicographic order: the first hand of a class comes first
+        masks = [0] * suits
+        jokers = 0
+        for card in hand:
+            if card < natural:
+                masks[card % suits] |= 1 << (card // suits)
+            else:
+                jokers |= 1 << (card - natural)
+        key = (jokers, *sorted(masks))
+        first.setdefault(key, hand)
+        size[key] = size.get(key, 0) + 1
+    representatives, sizes = starting_classes(deck_size, suits)
+    keys = sorted(first)
+    assert [tuple(row) for row in representatives.tolist()] == [first[key] for key in keys]
+    assert sizes.tolist() == [size[key] for key in keys]
+
+
+def test_a_reduced_deck_return_and_categories_equal_a_plain_count(tmp_path: Path) -> None:
+    (tmp_path / "small.yaml").write_text(
+        "name: small\nextends: jacks-or-better-video\ndeck: {ranks: [T, J, Q, K, A], suits: [s, h, d]}\nexamples: []\n"
+    )
+    (tmp_path / "pays.yaml").write_text(
+        "paytable: small\nruleset: small.yaml\npays: {royal_flush: 30, straight_flush: 20, four_of_a_kind: 25,"
+        " full_house: 9, flush: 6, straight: 4, three_of_a_kind: 3, two_pair: 2, jacks_or_better: 1}\n"
+    )
+    table = load_paytable(tmp_path / "pays.yaml")
+    ruleset = table.ruleset
+    deck = list(ruleset.deck)
+    hands = list(combinations(range(len(deck)), 5))
+    kinds = sorted({ruleset.evaluate([deck[i] for i in hand]).category for hand in hands})
+    kind = np.array([kinds.index(ruleset.evaluate([deck[i] for i in hand]).category) for hand in hands])
+    pay = np.array([table.pays.get(name, 0.0) for name in kinds])[kind]
+    bits = np.array([sum(1 << i for i in hand) for hand in hands], dtype=np.int64)
+    size = np.array([bin(mask).count("1") for mask in range(32)])
+    total = 0.0
+    tally = np.zeros(len(kinds))
+    for dealt in hands:
+        # the final hands that share with the deal exactly the held cards, for each of the 32 holds
+        held = np.array([sum(1 << dealt[p] for p in range(5) if mask >> p & 1) for mask in range(32)])
+        fits = (bits & sum(1 << card for card in dealt))[None, :] == held[:, None]
+        evs = (fits * pay).sum(axis=1) / fits.sum(axis=1)
+        # the solver's choice: the best EV (to 1e-9), then more cards, then the lower mask
+        choice = max(range(32), key=lambda m: (evs[m] >= evs.max() - 1e-9, size[m], -m))
+        total += evs[choice]
+        tally += np.bincount(kind[fits[choice]], minlength=len(kinds)) / fits[choice].sum()
+    result = game_return(table, use_cache=False)
+    assert result.return_ == pytest.approx(total / len(hands), abs=1e-12)
+    for name, probability in result.probabilities.items():
+        expected = tally[kinds.index(name)] / len(hands) if name in kinds else 0.0
+        assert probability == pytest.approx(expected, abs=1e-12), name

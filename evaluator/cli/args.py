@@ -71,13 +71,14 @@ def add_json(parser: argparse.ArgumentParser, text: str = JSON_HELP) -> None:
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
-    """``--root DIR``: a further folder that ``extends:`` and ``game.split`` paths may reach."""
+    """``--root DIR``: a further folder that ``extends:``, ``game.split`` and pay-table ``ruleset:`` paths may reach."""
     parser.add_argument(
         "--root",
         action="append",
         default=[],
         metavar="DIR",
-        help="a folder that extends: and game.split paths may also reach (besides the file's own folder); repeatable",
+        help="a folder that extends:, game.split and pay-table ruleset: paths may also reach "
+        "(besides the file's own folder); repeatable",
     )
 
 
@@ -127,14 +128,24 @@ def add_showdown(commands: Any) -> None:
         "who wins: each player's best hand and share of the pot",
         "Settle a showdown: each player's best hand, the winners and each one's share of the pot.\n"
         "Hands are given in seat order from the first seat after the button; seats are numbered\n"
-        "from 1 in text and from 0 in JSON. With --from, one showdown per line of a file.",
+        "from 1 in text and from 0 in JSON. With --from, one showdown per line of a file.\n"
+        "Dealer's-choice games (follow-the-queen, baseball, chicago, ...) take each player's cards in\n"
+        "dealing order, face-down cards in parentheses, 'fold:' before a player who folded; --from then\n"
+        "also reads deals written as dealer and player actions (d dh p1 As Kd, p3 f; see docs/games.md).",
         '$ pokerrules showdown standard "Kc 7d" "Qs Td" --board "Jh Jd Jc Js 9s" --pot 10\n'
         '$ pokerrules showdown omaha-hi-lo "As 2s 3d Kh" "Qc Qd 7s 6s" --board "4c 5h 8d Jc Kd" --json\n'
-        "$ pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary",
+        "$ pokerrules showdown standard --from p054_poker.txt --hand-size 5 --summary\n"
+        '$ pokerrules showdown follow-the-queen "(2c 9c) Qh 8s 7s 3d (9d)" "(Kc Kh) 6d Ks 2h 5d (5h)"\n'
+        '$ pokerrules showdown hi-lo-declare "As 2d 3c 4h 5s 9d Kc" "Kd Ks Kh 7c 7d 2s Qc" --declare both high',
     )
     showdown.add_argument("ruleset", help=RULESET_HELP)
     showdown.add_argument("hands", nargs="*", help="one player's cards per argument, in seat order")
-    showdown.add_argument("--board", action="append", default=[], help="community cards (twice for double-board games)")
+    showdown.add_argument(
+        "--board",
+        action="append",
+        default=[],
+        help="community cards (twice for double-board games; once per run when the game runs it twice)",
+    )
     showdown.add_argument("--pot", type=int, help="split this many chips among the winners")
     showdown.add_argument(
         "--from",
@@ -146,6 +157,12 @@ def add_showdown(commands: Any) -> None:
         "--hand-size", type=int, help="with --from: cut each line into hands of this many cards (Project Euler 54: 5)"
     )
     showdown.add_argument("--summary", action="store_true", help="with --from: only count the wins of each seat")
+    showdown.add_argument(
+        "--declare",
+        nargs="+",
+        metavar="WORD",
+        help="hi-lo declare games: each player's declaration in seat order (a half's name, e.g. high or low, or both)",
+    )
     add_json(showdown, JSON_HELP + "; with --from (without --summary) JSON Lines, one object per line")
     add_root(showdown)
 
@@ -212,11 +229,14 @@ def add_stats(commands: Any) -> None:
         "Count every deal of a ruleset exactly (by hand classes): per category the number of deals,\n"
         "the probability, the odds, the distinct values and a rarity note; low rulesets also by top card.\n"
         "A game counts the final hand under its own rules: hold'em, stud and razz exactly (any five of\n"
-        "hole + board), Omaha's 2 + 3 and hi-lo halves sampled (--samples, --seed, 95% intervals).",
+        "hole + board), Omaha's 2 + 3 and hi-lo halves sampled (--samples, --seed, 95% intervals).\n"
+        "Dealer's-choice games (Follow the Queen, Baseball, Chicago) deal --players seats street by street:\n"
+        "the categories of a player's hand, the wild cards and card halves the deals gave.",
         "$ pokerrules stats standard\n"
         "$ pokerrules stats standard --cards 7 --json\n"
         "$ pokerrules stats deuces-wild --csv\n"
-        "$ pokerrules stats omaha-hi-lo --samples 100000",
+        "$ pokerrules stats omaha-hi-lo --samples 100000\n"
+        "$ pokerrules stats follow-the-queen --players 6 --samples 5000",
     )
     stats.add_argument("ruleset", help=RULESET_HELP)
     stats.add_argument(
@@ -225,7 +245,16 @@ def add_stats(commands: Any) -> None:
         help="cards dealt (default: the hand size, or the game's hole + board; refused for another game)",
     )
     stats.add_argument("--csv", action="store_true", help="CSV output")
-    stats.add_argument("--samples", type=int, default=50000, help="deals sampled for a must-use or hi-lo game")
+    stats.add_argument(
+        "--samples",
+        type=int,
+        help="deals sampled for a must-use or hi-lo game (default 50,000) or a dealer's-choice game (20,000)",
+    )
+    stats.add_argument(
+        "--players",
+        type=int,
+        help="dealer's-choice games: players at the table (default 5); the deal's wild cards depend on it",
+    )
     stats.add_argument("--seed", type=int, default=2026, help="seed of the sampled deals")
     add_json(stats)
     add_root(stats)

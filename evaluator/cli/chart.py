@@ -157,6 +157,7 @@ def hand_list_text(result: ChartResult) -> str:
     lines = [
         f"{result.ruleset}: {method_text(result)} ({result.seconds:.1f} s)",
         f"sample: {result.sample.rule}",
+        *(f"deal: {visible(line)}" for line in result.extra.get("deal_rules", [])),
         f"{len(result.cells)} distinct hands, by equity"
         + (f"; mean over the draws {100 * mean:.2f}%" if mean is not None else ""),
         f"  {'#':>4}  {'hand':<{_width(result)}} {'drawn':>6} {'combos':>7} {'equity':>8} {'± s.e.':>7} "

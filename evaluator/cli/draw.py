@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.progress import Bar
-from .args import RULESET_HELP, add_command, add_json
+from .args import RULESET_HELP, add_command, add_json, add_root
 from .output import json_document
 
 EXAMPLES = """\
@@ -16,6 +16,8 @@ $ pokerrules draw standard "9s 9h Ac Kd 4h" --discard "Ac Kd 4h"
 $ pokerrules draw jacks-or-better-video "Ah Kh Qh Jh 9h" --paytable jacks-or-better-9-6
 $ pokerrules draw jacks-or-better-video --paytable jacks-or-better-9-6
 $ pokerrules draw bonus-poker --paytable bonus-poker-8-5 --against jacks-or-better-9-6
+$ pokerrules draw jacks-or-better-video --paytable jacks-or-better-9-6 --strategy
+$ pokerrules draw deuces-wild-video --paytable deuces-wild-full-pay --strategy --lines 20 --html deuces.html
 """
 
 
@@ -31,7 +33,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "draw poker: best exchange, draw odds, video-poker holds and returns",
         "Draw poker under any ruleset. With --next: which cards to throw for the next cards of the deck\n"
         "(the best exchange). With --discard: the exact odds of each final category. With --paytable:\n"
-        "the 32 holds of a hand ranked by exact EV, or (no hand) the game's return under optimal play.",
+        "the 32 holds of a hand ranked by exact EV and the strategy-list line the hand meets, or (no hand)\n"
+        "the game's return under optimal play. With --strategy: the strategy list of the game (hold types\n"
+        "ranked top-down, the first that fits decides) and its exact return played as listed.",
         EXAMPLES,
     )
     parser.add_argument("ruleset", help=RULESET_HELP)
@@ -44,6 +48,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes"
     )
     parser.add_argument("--top", type=int, default=20, help="changed hands to list with --against (default 20)")
+    add_root(parser)
+    parser.add_argument(
+        "--strategy", action="store_true", help="the strategy list of the game and its exact return (with --paytable)"
+    )
+    parser.add_argument(
+        "--lines", type=int, metavar="N", help="the best strategy list of at most N lines (default: full detail)"
+    )
+    parser.add_argument("--html", metavar="FILE", help="with --strategy: also write the list as an HTML page")
     add_json(parser)
     return parser
 
@@ -56,23 +68,35 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``pokerrules draw``; returns the exit code."""
     from ..ruleset import load
 
+    if (args.strategy or args.lines is not None) and not args.paytable:
+        raise _usage("--strategy and --lines need --paytable")
     modes = [name for name in ("next_cards", "discard", "paytable") if getattr(args, name) is not None]
     if len(modes) != 1:
         raise _usage("give exactly one of --next, --discard and --paytable")
     if args.against and not args.paytable:
         raise _usage("--against compares with the pay table of --paytable")
-    ruleset = load(args.ruleset)
+    if args.lines is not None and args.lines < 1:
+        raise _usage(f"--lines must be at least 1 (got {args.lines})")
+    if args.html and not args.strategy:
+        raise _usage("--html writes the strategy list: give --strategy")
+    if args.strategy and (args.against or args.hand):
+        raise _usage("--strategy lists the game's strategy: give no hand and no --against")
     if args.next_cards is not None or args.discard is not None:
+        ruleset = load(args.ruleset, root=args.root)
         if not args.hand:
             raise _usage("--next and --discard need the hand")
         return _exchange(ruleset, args, out) if args.next_cards is not None else _odds(ruleset, args, out)
     from ..draw.paytable import load_paytable
 
-    table = load_paytable(args.paytable)
-    if table.ruleset.name != ruleset.name:
-        raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
+    table = load_paytable(args.paytable, root=args.root)
+    if table.ruleset.name != args.ruleset:  # the pay table's ruleset is loaded already: load a second only to compare
+        ruleset = load(args.ruleset, root=args.root)
+        if table.ruleset.name != ruleset.name:
+            raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
     if args.against:
-        return _against(table, load_paytable(args.against), args, out)
+        return _against(table, load_paytable(args.against, root=args.root), args, out)
+    if args.strategy:
+        return _strategy(table, args, out)
     return _holds(table, args, out) if args.hand else _return(table, args, out)
 
 
@@ -113,17 +137,56 @@ def _odds(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
 
 def _holds(table: Any, args: argparse.Namespace, out: TextIO) -> int:
     from ..draw.payback import holds
+    from ..draw.strategy import build_strategy
 
     bar = Bar(f"ranking every hand of {table.ruleset.name}")
     ranked = holds(table, args.hand, bar)
     bar.finish()
+    bar = Bar(f"strategy list of {table.name}")
+    strategy = build_strategy(table, args.lines, bar)
+    bar.finish()
+    cards = table.ruleset.cards(args.hand)
+    deck = list(table.ruleset.deck)
+    match = strategy.match([deck.index(card) for card in cards])
+    kept = [cards[p] for p in range(len(cards)) if match.mask >> p & 1]
     if args.json:
-        _emit(out, {"paytable": table.name, "holds": [item.to_json() for item in ranked]})
+        line = {
+            "line": match.line,
+            "hold": match.text,
+            "keep": [str(c) for c in kept],
+            "ev": match.ev,
+            "best_ev": match.best_ev,
+            "lines": strategy.line_count,
+            "max_lines": strategy.max_lines,
+        }
+        _emit(out, {"paytable": table.name, "holds": [item.to_json() for item in ranked], "strategy": line})
         return 0
     out.write(f"{table.title}: the 32 holds by expected return (coins per coin bet)\n")
     for item in ranked:
-        kept = " ".join(map(str, item.hold)) or "(draw five)"
-        out.write(f"  {item.ev:9.6f}  hold {kept}\n")
+        kept_text = " ".join(map(str, item.hold)) or "(draw five)"
+        out.write(f"  {item.ev:9.6f}  hold {kept_text}\n")
+    size = "full" if strategy.max_lines is None else f"at most {strategy.max_lines} lines"
+    out.write(f"strategy list ({size}, {strategy.line_count} lines): line {match.line}, {match.text}\n")
+    keep = " ".join(map(str, kept)) or "nothing (draw five)"
+    cost = f"; the best hold returns {match.best_ev:.6f}" if match.ev < match.best_ev - 1e-12 else " (the best hold)"
+    out.write(f"  keep {keep}: {match.ev:.6f}{cost}\n")
+    return 0
+
+
+def _strategy(table: Any, args: argparse.Namespace, out: TextIO) -> int:
+    from ..core.atomic_write import write_atomically
+    from ..draw.strategy import build_strategy
+    from ..tools.strategy_html import render_strategy_html, strategy_text
+
+    bar = Bar(f"strategy list of {table.name}")
+    strategy = build_strategy(table, args.lines, bar)
+    bar.finish()
+    if args.html:  # first: a page that cannot be written stops the command before anything is printed
+        write_atomically(args.html, render_strategy_html(strategy))
+    if args.json:
+        _emit(out, strategy.to_json())
+    else:
+        out.write(strategy_text(strategy))
     return 0
 
 
@@ -141,7 +204,8 @@ def _return(table: Any, args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{table.title} ({table.ruleset.name}), optimal play over {result.classes:,} starting-hand classes\n")
     out.write(f"return: {result.return_:.6%}   variance: {result.variance:.4f}\n")
     if table.published_return is not None:
-        out.write(f"published: {table.published_return:.4f}% ({table.published_source})\n")
+        figure = f"{table.published_return:.{table.published_decimals}f}"
+        out.write(f"published: {figure}% ({table.published_source})\n")
     for name, probability in result.probabilities.items():
         pay = table.pays.get(name, 0.0)
         if probability:

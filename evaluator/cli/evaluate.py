@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..compiled.fasthand import fast_hands, fast_mode
 from ..core.safe_text import visible
 from ..engine.cardread import deck_reader, read_ids
+from .lines import bounded_lines
 from .output import json_document, json_line
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class HandLines:
 def hands_from(values: Sequence[str], stdin: TextIO, single_card: Callable[[str], bool]) -> Iterator[tuple[str, str]]:
     """(label, text) of every hand given: arguments, or stdin line by line (``-``)."""
     if list(values) == ["-"]:
-        for number, line in enumerate(stdin, start=1):
+        for number, line in bounded_lines(stdin, "<stdin>"):  # an endless line is refused, not held
             text = line.strip()
             if text:
                 yield f"<stdin line {number}>", text

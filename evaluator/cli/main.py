@@ -4,7 +4,8 @@ Argument parsing is kept apart from execution: :func:`parse_args` builds an
 ``argparse.Namespace`` (the definitions are in :mod:`evaluator.cli.args`), and
 each ``cmd_*`` function runs one command and returns its exit code. Exit
 codes: 0 success, 1 a problem with the input (bad cards, a broken ruleset,
-failing checks), 2 bad usage, 141 when the reader of stdout went away. Every
+failing checks), 2 bad usage, 70 an internal error (a bug: one line saying so,
+never a traceback), 141 when the reader of stdout went away. Every
 error a user can cause is printed on stderr as a positioned message (a JSON
 object with ``--json``) -- never a traceback -- and nothing is written to
 stdout when a command fails. The output conventions (one indented JSON
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
-from ..core.errors import Diagnostic, LoadError, PokerRulesError
+from ..core.errors import Diagnostic, LoadError, PokerRulesError, raise_internal
 from ..core.safe_text import GuardedOutput, SharedLine, visible
 from ..rules.cards import tokenize
 from . import args as cli_args
@@ -29,8 +30,10 @@ from . import compare as cli_compare
 from . import draw as cli_draw
 from . import lsp as cli_lsp
 from . import odds as cli_odds
+from .lines import bounded_lines
 from .output import (
     EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_PROBLEM,
     EXIT_USAGE,
@@ -38,6 +41,7 @@ from .output import (
     json_document,
     json_line,
     render_error,
+    render_internal,
     render_os_error,
     render_usage,
 )
@@ -150,6 +154,14 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
 
     stdin = stdin or sys.stdin
     ruleset = load(args.ruleset, root=args.root)
+    if args.source is None and not args.hands:
+        raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
+    if ruleset.by_deal:
+        from . import dealt as cli_dealt
+
+        return cli_dealt.run(args, ruleset, out, lambda: _showdown_lines(args.source, stdin, every=True), _summary)
+    if args.declare:
+        raise UsageError(f"pokerrules showdown: --declare is for hi-lo declare games; {ruleset.name} is not one")
     if args.source is None:
         if not args.hands:
             raise UsageError("pokerrules showdown: give at least one hand, or --from FILE")
@@ -191,16 +203,19 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     return EXIT_OK
 
 
-def _showdown_lines(source: str, stdin: TextIO) -> list[tuple[int, str]]:
-    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read)."""
+def _showdown_lines(source: str, stdin: TextIO, every: bool = False) -> list[tuple[int, str]]:
+    """(line number, text) of every showdown line of ``--from`` (Y101 when the file cannot be read);
+    ``every``: blank and comment lines too (deals written as actions are blocks between blank lines)."""
+    where = "<stdin>" if source == "-" else source
     try:
         stream = stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-        with stream:
-            numbered = [(number, line.strip()) for number, line in enumerate(stream, start=1)]
+        with stream:  # lines of bounded length: /dev/zero is refused at its first line
+            numbered = [(number, line.strip()) for number, line in bounded_lines(stream, where)]
     except (OSError, UnicodeDecodeError) as problem:
         reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else (problem.strerror or str(problem))
-        where = "<stdin>" if source == "-" else source
         raise LoadError(Diagnostic("Y101", f"cannot read {where}: {reason}", where)) from None
+    if every:
+        return numbered
     return [(number, line) for number, line in numbered if line and not line.startswith("#")]
 
 
@@ -452,8 +467,8 @@ def _quiet_broken_pipe() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code.
 
-    0 success, 1 a problem with the input, 2 bad usage, 130 interrupted,
-    141 stdout closed early (as a process killed by SIGPIPE).
+    0 success, 1 a problem with the input, 2 bad usage, 70 an internal error,
+    130 interrupted, 141 stdout closed early (as a process killed by SIGPIPE).
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
@@ -489,6 +504,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("pokerrules: interrupted\n")
         return 130
+    except Exception as bug:  # the last line of defence: a bug never shows a traceback
+        if raise_internal():
+            raise  # the test suite: an internal error fails the test that met it
+        command = args.command if args is not None else (argv[0] if argv else "")
+        sys.stderr.write(render_internal(command, cli_args.installed_version(), bug, _wants_json(argv, args)))
+        return EXIT_INTERNAL
     finally:
         sys.stdout, sys.stderr = real_out, real_err
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..core.progress import Bar, Interrupts
 from ..odds.cluster import add_cluster_options
 from .args import RULESET_HELP, add_command, add_json
-from .output import json_document
+from .output import UsageError, json_document
 
 if TYPE_CHECKING:
     from ..odds.odds import OddsResult
@@ -22,6 +22,8 @@ $ pokerrules odds holdem "QQ+,AKs" "random" --samples 1000000 --seed 7
 $ pokerrules odds omaha-hi-lo AhAd2c3c KsKdQcJc --board "7h 8d 2s" --json
 $ pokerrules odds seven-card-stud "As Ad 7c" "Kh Kd 9s" --dead "Ks 7d 2c"
 $ pokerrules odds omaha "AhAdKcQc" "random" --samples 5000000 --workers 2
+$ pokerrules odds follow-the-queen "(As Ad) Qh" "(?? ??) 6d" --samples 20000 --seed 1
+$ pokerrules odds stud-hi-lo-declare "(As 2d) 3c 4h 5s 9d" "(Kd Ks) Kh 7c 7d 2s" --declare low high
 """
 RANGES_HELP = (
     "cards (AhKh) or a range per player: QQ+  AKs  AKo  AK  A5s-A2s  KQs+  T9s-65s  AhKh  random (or *)  QQ:0.5, "
@@ -42,7 +44,9 @@ def add_parsers(commands: Any) -> None:
         "equity of hands or ranges: exact or sampled, any ruleset",
         "Each player's equity (expected share of the pot), wins and ties, exact when the work is at most\n"
         "10^8 rank lookups, else a seeded Monte Carlo with standard errors. Boards of a double-board game\n"
-        "are separated by '|'.",
+        "are separated by '|'. Dealer's-choice games (follow-the-queen, baseball, chicago, ...) take each\n"
+        "player's cards so far in dealing order ('(As Ad) Qh': face down in parentheses, '??' a card not\n"
+        "seen, 'fold: ...' a player who folded) and deal the rest street by street.",
         ODDS_EXAMPLES,
     )
     odds.add_argument("ruleset", help=RULESET_HELP)
@@ -54,6 +58,12 @@ def add_parsers(commands: Any) -> None:
     odds.add_argument("--exact", action="store_true", help="enumerate every deal (refused past 2x10^9 lookups)")
     odds.add_argument(
         "--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset"
+    )
+    odds.add_argument(
+        "--declare",
+        nargs="+",
+        metavar="WORD",
+        help="hi-lo declare games: each player's declared strategy in seat order (high, low or both)",
     )
     add_cluster_options(odds)
     add_json(odds)
@@ -116,6 +126,30 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [load(name) for name in [args.ruleset, *args.against]]
     with Interrupts() as interrupts, cluster_client(args, interrupts) as client:
         for ruleset in rulesets:
+            if ruleset.by_deal:
+                if client is not None:
+                    raise UsageError(
+                        f"pokerrules odds: {ruleset.name} is dealt street by street: its odds run on one machine"
+                    )
+                from ..odds.dealt import dealt_odds
+
+                with Bar(f"odds under {ruleset.name}").running() as bar:
+                    results.append(
+                        dealt_odds(
+                            ruleset,
+                            args.hands,
+                            board=args.board,
+                            dead=args.dead,
+                            samples=args.samples,
+                            seed=args.seed,
+                            exact=args.exact or None,
+                            declare=args.declare,
+                            progress=bar,
+                        )
+                    )
+                continue
+            if args.declare:
+                raise UsageError(f"pokerrules odds: --declare is for hi-lo declare games; {ruleset.name} is not one")
             with Bar(f"odds under {ruleset.name}").running() as bar:
                 results.append(
                     odds(

@@ -10,7 +10,8 @@
   ``{"error": {"code", "message", "path", "line", "col", "hint"}}``. The
   code is a registered diagnostic code (``docs/codes.md``), or ``usage`` for
   bad usage (exit 2), or ``io`` for an operating-system error that is not
-  about reading an input file.
+  about reading an input file, or ``internal`` for a bug in pokerrules
+  (exit 70: any exception that is not a ``PokerRulesError``).
 
 The schema of every command's output is in ``docs/json/``.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.errors import RAISE_INTERNAL_ENV as RAISE_INTERNAL_ENV  # the CLI modules and tests import it from here
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.errors import UsageError as UsageError  # the CLI modules import it from here
 from ..core.safe_text import json_dumps, visible
@@ -27,6 +29,8 @@ from ..core.safe_text import json_dumps, visible
 EXIT_OK, EXIT_PROBLEM, EXIT_USAGE = 0, 1, 2
 #: The exit status of a process whose output pipe was closed (128 + SIGPIPE), as ``yes | head -1`` gives.
 EXIT_BROKEN_PIPE = 141
+#: The exit status of an internal error: a bug in pokerrules, not a problem with the input (EX_SOFTWARE).
+EXIT_INTERNAL = 70
 
 
 def json_document(data: Any) -> str:
@@ -96,6 +100,23 @@ def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str
     if as_json:
         return json_line(error_object("io", message, str(path) if path else None))
     return f"pokerrules: {visible(message)}\n"
+
+
+def render_internal(command: str, version: str, bug: BaseException, as_json: bool) -> str:
+    """One line for stderr about a bug met while running ``command`` (the caller exits 70).
+
+    >>> print(render_internal("eval", "0.2.0", IndexError("list index out of range"), False), end="")
+    pokerrules eval: internal error (pokerrules 0.2.0, IndexError: list index out of range); this is a bug in pokerrules: please report it with the command and the file (README.md, "Reporting a bug")
+    """
+    what = f"{type(bug).__name__}: {bug}" if str(bug) else type(bug).__name__
+    what = " ".join(what.split())[:200]  # one line, whatever the exception says
+    message = (
+        f"pokerrules {command}: internal error (pokerrules {version}, {what}); this is a bug in pokerrules: "
+        'please report it with the command and the file (README.md, "Reporting a bug")'
+    )
+    if as_json:
+        return json_line(error_object("internal", message))
+    return visible(message) + "\n"
 
 
 def _lines(objects: Iterable[dict[str, Any]]) -> str:

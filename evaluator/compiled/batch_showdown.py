@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import CardError, GameError, error
-from ..engine.showdown import MAX_PLAYERS, half_rulesets
+from ..engine.showdown import MAX_PLAYERS, half_rulesets, refuse_dealt
 from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from .fasthand import showdown
 
@@ -75,8 +75,7 @@ class PotHalf:
             )
         # main-deck id -> this half's id (the identity unless the half lists its deck otherwise)
         self.id_map = np.array([id_of[card] for card in main.deck], dtype=np.intp)
-        self.categories = self.ranker.tables.categories
-        self.scale = self.ranker.suit_scale if self.ranker.mode == "suited" else 1
+        self.categories = self.ranker.tables.categories  # per dense value (see FastRanker.category_index)
         self.beats = [
             (_category_set(rules, beat.winner.pattern), _category_set(rules, beat.loser.pattern))
             for beat in rules.beats
@@ -84,8 +83,7 @@ class PotHalf:
 
     def category(self, values: np.ndarray) -> np.ndarray:
         """Category index of each value (-1: no hand or not qualifying)."""
-        dense = values // self.scale
-        return np.where(values >= 0, self.categories[np.maximum(dense, 0)], -1)
+        return self.ranker.category_indices(values)
 
 
 def _category_set(rules: Rules, pattern: Pattern) -> np.ndarray:
@@ -282,8 +280,9 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
     Raises:
         PokerRulesError: ids not in the deck (C102), repeated cards (G104),
             wrong counts of players, hole cards, boards or board cards
-            (G103, G105, G106, G108).
+            (G103, G105, G106, G108); a game settled by the deal (G122).
     """
+    refuse_dealt(ruleset, "showdown")
     hole_ids, board_ids = _read(ruleset, holes, boards)
     n, players, hole_count = hole_ids.shape
     board_count, board_size = board_ids.shape[1], board_ids.shape[2]

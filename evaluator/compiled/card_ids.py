@@ -39,18 +39,11 @@ def not_codes(name: str) -> str:
     )
 
 
-def too_many_wilds(count: int) -> PokerRulesError:
-    """The generic evaluator's C105 for a hand of too many wild cards."""
-    from ..engine.evaluate import MAX_WILD_CHOICES
+def too_many_wilds(ruleset: Rules, count: int) -> PokerRulesError:
+    """The generic evaluator's C105 for a hand of too many wild cards (``Engine.too_many_wilds``)."""
+    from ..engine.evaluate import engine_for
 
-    return error(
-        CardError,
-        "C105",
-        f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices",
-        "<cards>",
-        1,
-        1,
-    )
+    return engine_for(ruleset).too_many_wilds(count)
 
 
 def make_encoder(ruleset: Rules, codes: list[int]) -> Callable[[str | Sequence[Card | str | int]], tuple[int, ...]]:
@@ -151,7 +144,7 @@ class CardIds:
                 )
                 over = np.flatnonzero(wilds > self.model.wild_limit)
                 if len(over):
-                    raise too_many_wilds(int(wilds[over[0]]))
+                    raise too_many_wilds(self.ruleset, int(wilds[over[0]]))
             rows = repeats_bitwise(columns, marked) if bitwise else self.repeats_sorted(columns.T)
             if len(rows):
                 self.repeat_error(columns.T[int(rows[0])].tolist(), start + int(rows[0]))

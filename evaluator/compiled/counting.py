@@ -81,6 +81,7 @@ from .deck_split import DeckModel, Ranks, Signature, deck_model, rank_multisets,
 
 if TYPE_CHECKING:
     from ..engine.evaluate import Engine
+    from ..engine.fill import Fill
     from ..rules.ruleset import Rules
 
 #: The most cards a deal may hold: enumeration grows fast beyond it (9 cards of
@@ -104,6 +105,7 @@ class Outcome:
     category: str
     value: tuple[tuple[int, ...], ...]  # the hand value (and wild count where naturals win ties)
     ranks: Ranks  # the natural ranks G of the subset
+    played: tuple[str, ...] = ()  # the ranks that play, wild cards as the ranks they stand for
 
 
 # --- public API ----------------------------------------------------------------------
@@ -144,6 +146,52 @@ def distinct_values(ruleset: Rules, cards: int | None = None) -> dict[str, int]:
     121
     """
     return count(ruleset, cards).distinct
+
+
+#: A tally key of :func:`played_counts`: category, whether it qualifies, the ranks that play (sorted).
+Played = tuple[str, bool, tuple[str, ...]]
+
+
+def played_counts(ruleset: Rules, cards: int | None = None) -> dict[Played, int]:
+    """How many ``cards``-card deals play each (category, qualifies, ranks that play).
+
+    The ranks are those of the best hand, wild cards counted as the ranks the
+    evaluator fills them with (the joker of ``5-4-3-2-X`` in ace-to-five is an
+    ace), sorted. The deals are walked class by class as :func:`count` walks
+    them (by suit class where patterns read suits within the hand), never sampled.
+
+    >>> from evaluator import load
+    >>> tally = played_counts(load("ace-to-five-joker"))
+    >>> tally[("high_card", True, ("2", "3", "4", "5", "A"))]  # the wheel, with or without the joker
+    2304
+
+    Raises:
+        CardError: C104 / C105 as :func:`count`.
+    """
+    size = ruleset.hand_size if cards is None else int(cards)
+    _check_size(ruleset, size)
+    tally: dict[Played, int] = {}
+
+    def add(category: str, qualifies: bool, played: tuple[str, ...], weight: int) -> None:
+        key = (category, qualifies, tuple(sorted(played)))
+        tally[key] = tally.get(key, 0) + weight
+
+    if engine_for(ruleset).by_suit_class:
+        from .suitcount import suited_fills
+
+        for fill, weight in suited_fills(ruleset, size, None):
+            if fill is not None:
+                add(fill.classification.category.name, fill.classification.qualifies, played_ranks(fill), weight)
+    else:
+        _Counter(ruleset, size, None).run(
+            lambda outcome, weight: add(outcome.category, outcome.strength[0] == (1,), outcome.played, weight)
+        )
+    return tally
+
+
+def played_ranks(fill: Fill) -> tuple[str, ...]:
+    """The ranks of the cards that play: the natural cards and what each wild card stands for."""
+    return tuple(card.rank for card in (*fill.naturals, *fill.played) if card.rank is not None)
 
 
 _RESULTS: weakref.WeakKeyDictionary[Rules, dict[int, Counting]] = weakref.WeakKeyDictionary()
@@ -312,7 +360,8 @@ class _Valuer:
             if result is not None:
                 classification = result.classification
                 strength = result.strength[:3] + (classification.score,)
-                outcome = Outcome(strength, classification.category.name, (classification.value, strength[2]), ranks)
+                value = (classification.value, strength[2])
+                outcome = Outcome(strength, classification.category.name, value, ranks, played_ranks(result))
         self.fills[key] = outcome
         return outcome
 
@@ -364,8 +413,8 @@ class _Counter:
                 found.extend((dead, wild, ranks, ways) for ranks in rank_multisets(caps, self.cards - dead - wild))
         return found
 
-    def run(self) -> Counting:
-        """Count, value and tabulate every class."""
+    def run(self, observe: Callable[[Outcome, int], None] | None = None) -> Counting:
+        """Count, value and tabulate every class (``observe`` sees each valued class and its deals)."""
         categories = self.ruleset.category_names
         totals = dict.fromkeys(categories, 0)
         distinct: dict[str, set[tuple[tuple[int, ...], ...]]] = {name: set() for name in categories}
@@ -390,6 +439,8 @@ class _Counter:
                     continue
                 totals[outcome.category] += weight
                 distinct[outcome.category].add(outcome.value)
+                if observe is not None:
+                    observe(outcome, weight)
         deals = deal_count(self.ruleset, self.cards)
         if seen != deals:
             raise RuntimeError(f"internal error: counted {seen} deals of {deals}")

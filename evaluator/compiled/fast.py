@@ -237,6 +237,9 @@ class FastRanker:
         self.suits = len(ruleset.suits)
         self.suit_base = self.suits + 1
         self.suit_scale: int = self.suit_base**self.size
+        # A value is ``dense * value_scale + suit key`` whenever a suit tie-break applies,
+        # whichever path computed it (``suited``, or ``generic`` when wild cards are held too).
+        self.value_scale: int = self.suit_scale if ruleset.tiebreak != "none" else 1
         # a suit key of n cards is padded on the right to hand.size cards
         self.suit_pad: list[int] = [
             self.suit_base ** (self.size - n) if n <= self.size else 1 for n in range(self.size + 1)
@@ -319,6 +322,22 @@ class FastRanker:
         """``find(codes, value)``: the first ``hand.size`` subset whose table value is
         ``value``, or None for rulesets where that is not one lookup (``per_call.subset_finder``)."""
         return subset_finder(self)
+
+    def category_index(self, value: int) -> int:
+        """The category index (in ``order``) of a :attr:`rank` value; -1 for no hand or a
+        hand that does not qualify.
+
+        >>> from evaluator import load
+        >>> ranker = ruleset_ranker(load("suits-bridge"))
+        >>> ranker.category_index(ranker.rank(ranker.encode("As Ks Qs Js Ts")))
+        0
+        """
+        return int(self.tables.categories[value // self.value_scale]) if value >= 0 else -1
+
+    def category_indices(self, values: np.ndarray) -> np.ndarray:
+        """:meth:`category_index` of every value of a :meth:`rank_many` result (int64)."""
+        dense = np.maximum(values, 0) // self.value_scale
+        return np.where(values >= 0, self.tables.categories[dense], -1).astype(np.int64)
 
     def from_strength(self, strength: tuple[tuple[int, ...], ...]) -> int:
         """The integer the fast path gives a generic ``Fill.strength``."""

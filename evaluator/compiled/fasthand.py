@@ -62,13 +62,13 @@ class FastHands:
         self.engine = engine_for(ruleset)
         tables = ranker.tables
         self.categories = tables.categories.tolist()
-        self.suit_scale = ranker.suit_scale if ranker.mode == "suited" else 1
+        self.value_scale = ranker.value_scale  # a value is dense * value_scale + suit key
         self.lowest = ruleset.wild.lowest_rank
         self.wild_code = ranker.model.wild_code if ranker.layout.has_wild_digit else None
 
     def qualifies(self, value: int) -> bool:
         """Whether a table value is a hand that qualifies (and can win)."""
-        return value >= 0 and self.categories[value // self.suit_scale] >= 0
+        return value >= 0 and self.categories[value // self.value_scale] >= 0
 
     def value(self, ids: Sequence[int]) -> int:
         """The table value of a holding given as card ids."""
@@ -350,7 +350,7 @@ def on_tables(ruleset: Rules, slow: Callable[[Any, Any], int]) -> Callable[[Any,
     """The table closure of :func:`comparer` (the tables are loaded)."""
     hands = fast_hands(ruleset)
     encode, rank = hands.ranker.encoder, hands.rank
-    categories, scale = hands.categories, hands.suit_scale
+    categories, scale = hands.categories, hands.value_scale
     low = ruleset.hand_min
     high = ruleset.hand_size if ruleset.game is not None else 52
 

@@ -77,10 +77,11 @@ def make_rank(ranker: RankSource) -> tuple[Rank, Rank]:
 def wild_limited(ranker: RankSource, rank: Rank, limit: int) -> Rank:
     """More wild cards than the evaluator fills: C105, as the generic evaluator says it."""
     wild = ranker.model.wild_code
+    ruleset = ranker.ruleset
 
     def rank_limited(codes: Sequence[int]) -> int:
         if codes.count(wild) > limit:
-            raise too_many_wilds(len([c for c in codes if c == wild]))
+            raise too_many_wilds(ruleset, len([c for c in codes if c == wild]))
         return rank(codes)
 
     return rank_limited

@@ -3,20 +3,26 @@
 ``counting.py`` counts by rank classes; ``flush(k)``, ``run(k, flush)`` and
 ``suits`` need the finer classes of :mod:`evaluator.compiled.suitclasses`. Each holding
 class is played once through the generic evaluator and weighted by its number
-of deals, so the counts are exact.
+of deals, so the counts are exact. A deck small enough to rank every deal at
+once (2,598,960 five-card deals of 52 cards) is counted on the compiled tables
+instead, which value the same classes the same way and are built once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .counts import Counting, deal_count
+from .every_hand import MAX_EVERY_HAND, all_combinations, rank_every
 from .suitclasses import holdings, supported
 
 if TYPE_CHECKING:
+    from ..engine.fill import Fill
     from ..rules.ruleset import Rules
 
 
@@ -27,22 +33,20 @@ def count_suited(ruleset: Rules, cards: int, progress: Callable[[float], None] |
         CardError: C105 when the deals cannot be enumerated by suit class (see
             :func:`evaluator.compiled.suitclasses.supported`).
     """
-
     why = supported(ruleset, cards)
     if why is not None:
         raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
-    engine = engine_for(ruleset)
+    on_tables = count_every_hand(ruleset, cards)
+    if on_tables is not None:
+        if progress is not None:
+            progress(1.0)
+        return on_tables
     names = ruleset.category_names
     totals = dict.fromkeys(names, 0)
     distinct: dict[str, set[object]] = {name: set() for name in names}
-    unplayable = seen = valued = 0
-    deals = deal_count(ruleset, cards)
-    for held, weight in holdings(ruleset, cards):
-        seen += weight
+    unplayable = valued = 0
+    for fill, weight in suited_fills(ruleset, cards, progress):
         valued += 1
-        if progress is not None and valued % 2048 == 0:
-            progress(min(seen / deals, 0.99))
-        fill = engine.best(held, engine.candidates(held))
         if fill is None:
             unplayable += weight
             continue
@@ -50,9 +54,70 @@ def count_suited(ruleset: Rules, cards: int, progress: Callable[[float], None] |
         name = classification.category.name
         totals[name] += weight
         distinct[name].add((classification.value, fill.wild_count if ruleset.natural_beats_wild else 0))
+    sizes = {name: len(found) for name, found in distinct.items()}
+    return Counting(ruleset.name, cards, deal_count(ruleset, cards), totals, sizes, unplayable, valued)
+
+
+def suited_fills(
+    ruleset: Rules, cards: int, progress: Callable[[float], None] | None = None
+) -> Iterator[tuple[Fill | None, int]]:
+    """Every ``cards``-card holding up to a renaming of suits, played through the generic
+    evaluator: its best fill (None when nothing plays) and its number of deals.
+
+    Raises:
+        CardError: C105 when the deals cannot be enumerated by suit class.
+    """
+    why = supported(ruleset, cards)
+    if why is not None:
+        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
+    engine = engine_for(ruleset)
+    seen = 0
+    deals = deal_count(ruleset, cards)
+    for valued, (held, weight) in enumerate(holdings(ruleset, cards), start=1):
+        seen += weight
+        if progress is not None and valued % 2048 == 0:
+            progress(min(seen / deals, 0.99))
+        yield engine.best(held, engine.candidates(held)), weight
     if seen != deals:
         raise RuntimeError(f"internal error: counted {seen} deals of {deals}")
     if progress is not None:
         progress(1.0)
-    sizes = {name: len(found) for name, found in distinct.items()}
-    return Counting(ruleset.name, cards, deals, totals, sizes, unplayable, valued)
+
+
+def count_every_hand(ruleset: Rules, cards: int) -> Counting | None:
+    """The same count from the compiled tables, every deal ranked at once (``rank_many``).
+
+    The tables value every suit class through the generic evaluator when they
+    are built, so a deal's table value names its category. Only for decks with
+    at most :data:`~evaluator.compiled.every_hand.MAX_EVERY_HAND` deals, rulesets
+    without a qualifier (a hand that does not qualify has no category in the
+    tables) and rulesets ranked on vectorised tables; None otherwise.
+    """
+    deals = deal_count(ruleset, cards)
+    if deals > MAX_EVERY_HAND or ruleset.qualifier is not None:
+        return None
+    from .fast import ruleset_ranker
+
+    ranker = ruleset_ranker(ruleset)
+    if ranker.mode == "generic":
+        return None
+    values = rank_every(ranker.rank_many, all_combinations(len(ruleset.deck), cards))
+    playable = values >= 0
+    dense = values[playable] // (ranker.suit_scale if ranker.mode == "suited" else 1)
+    categories = ranker.tables.categories
+    index = categories[dense]
+    if (index < 0).any():
+        return None
+    names = ruleset.category_names
+    counts = np.bincount(index, minlength=len(names))
+    found = np.unique(dense)
+    distinct = np.bincount(categories[found], minlength=len(names))
+    return Counting(
+        ruleset.name,
+        cards,
+        deals,
+        {name: int(counts[i]) for i, name in enumerate(names)},
+        {name: int(distinct[i]) for i, name in enumerate(names)},
+        int((~playable).sum()),
+        len(found),
+    )

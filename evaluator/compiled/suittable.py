@@ -119,6 +119,8 @@ def enumerate_classes(
     found: list[_Class] = []
     for k in range(low, ruleset.hand_size + 1):
         for held, _ in holdings(ruleset, k):
+            if sum(engine.wild_mask(held)) > engine.wild_limit:
+                continue  # refused (C105) per call and in batch before any lookup
             fill = engine.best(held, engine.candidates(held))
             codes = [code_of[card] for card in held]
             per_suit = [[code for code in codes if code & one] for one in ones]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import comb
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -258,7 +257,7 @@ def card_model(ruleset: Rules) -> CardModel:
     # the generic evaluator refuses (C105) a hand of more wild cards than it can fill:
     # the tables stop there too, and rank() refuses such a hand the same way
     # (only when a hand can hold that many: a bigger holding plays hand.size of its cards)
-    fillable = fillable_wilds(len(ruleset.rank_symbols))
+    fillable = engine_for(ruleset).wild_limit
     wild_limit = fillable if min(wild_cap, ruleset.hand_size) > fillable else None
     if wild_limit is not None:
         wild_cap = wild_limit
@@ -321,16 +320,6 @@ def card_model(ruleset: Rules) -> CardModel:
     model.codes = tuple(codes)
     model.wild_code = wild_code
     return model
-
-
-def fillable_wilds(rank_count: int) -> int:
-    """The most wild cards one hand may hold before the generic evaluator refuses it."""
-    from ..engine.evaluate import MAX_WILD_CHOICES
-
-    wilds = 0
-    while comb(rank_count + wilds, wilds + 1) <= MAX_WILD_CHOICES:
-        wilds += 1
-    return wilds
 
 
 def too_wide(ruleset: Rules) -> RulesetError:

@@ -58,12 +58,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.errors import CardError, error
 from ..core.progress import Bar
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
+from .build_cost import check_build
 from .classgrid import NO_HAND, count_vectors, grow, sorted_table
-from .suitclasses import holdings, supported
+from .suitclasses import holdings
 from .suittable import SUIT_MODE, build_suit_table, enumerate_classes
 from .table_cache import cache_enabled, cache_path, read_cache, write_cache
 from .table_layout import (
@@ -87,6 +87,7 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     """Compile ``ruleset`` (no cache involved). See the module docstring."""
     started = time.monotonic()
     model = card_model(ruleset)
+    check_build(ruleset, model)  # R130/R131 before any work: what check refuses is never built
     engine = engine_for(ruleset)
     size = ruleset.hand_size
     low = max(ruleset.hand_min, 1)
@@ -151,12 +152,12 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     elif engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four
         # flush): every strength of a suit class, numbered with the rest
-        why_not = supported(ruleset, size)
-        if why_not is not None:
-            raise error(CardError, "C105", f"{ruleset.name} cannot be compiled: {why_not}", "<tables>")
+        # (check_build has refused a ruleset whose suit classes cannot be enumerated)
         for k in range(low, size + 1):
             for held, _ in holdings(ruleset, k):
                 mask = engine.wild_mask(held)
+                if sum(mask) > engine.wild_limit:
+                    continue  # refused (C105) per call and in batch before any lookup
                 wilds = [card for card, is_wild in zip(held, mask, strict=False) if is_wild]
                 strength = _strength(
                     engine, [card for card, is_wild in zip(held, mask, strict=False) if not is_wild], wilds

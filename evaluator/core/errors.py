@@ -9,6 +9,7 @@ raised (``pokerrules check``) use the same :class:`Diagnostic` record.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from .safe_text import neutral, shown_path, visible, visible_lines
@@ -109,6 +110,18 @@ class UsageError(Exception):
     def __init__(self, message: str, usage: str = "") -> None:
         super().__init__(message)
         self.usage = usage  # the command's usage line, shown before the message in text mode
+
+
+#: Set (to anything but "" or "0") to let an internal error -- an exception that is not a
+#: PokerRulesError -- propagate with its traceback instead of the one-line report of the
+#: command line (exit 70) or check's R199 diagnostic. The test suite sets it, so that those
+#: guards hide nothing there.
+RAISE_INTERNAL_ENV = "POKERRULES_RAISE_INTERNAL"
+
+
+def raise_internal() -> bool:
+    """Whether internal errors propagate (``$POKERRULES_RAISE_INTERNAL``) instead of being reported."""
+    return os.environ.get(RAISE_INTERNAL_ENV, "") not in ("", "0")
 
 
 def error(

@@ -1,11 +1,14 @@
 """Video-poker answers for a pay table: the holds of one hand, the game's
-return under optimal play (cached on disk as JSON), and two pay tables compared.
+return under optimal play (cached on disk), and two pay tables compared.
 
 The return file lives in the user cache folder (see
-:func:`resources.user_cache_dir`) under ``draw/``, named by a hash of the
-resolved ruleset, the pays and the package version. It is plain JSON, written
-atomically, and checked field by field when read: anything unexpected is
-recomputed, never trusted.
+:func:`resources.user_cache_dir`), named ``return-<hash>.return`` by a hash of
+the resolved ruleset, the pays and the package version. It goes through
+:mod:`evaluator.core.diskcache` like the lookup tables: a folder that is ours
+(else W130 and no cache), files opened without following symlinks, only
+regular files of ours, bounded reads, and an HMAC keyed by the user's secret.
+The payload is plain JSON, checked field by field when read: anything
+unexpected is recomputed, never trusted.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import diskcache
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.resources import user_cache_dir
 from ..rules.cards import Card
@@ -30,7 +32,9 @@ from ..ruleset import Ruleset
 from .paytable import PayTable
 from .videopoker import HAND, FinalHands, Progress, ReturnCalculator, build_final_hands, hold_results, mask_positions
 
-RESULT_FORMAT = 1
+RESULT_FORMAT = 2
+#: The magic string of a return file in the cache folder (see :mod:`evaluator.core.diskcache`).
+MAGIC = b"PRRETURN"
 
 
 class PaybackError(PokerRulesError):
@@ -139,18 +143,22 @@ def _cache_file(table: PayTable) -> Path:
     text = json.dumps(
         {"ruleset": ruleset_hash(table.ruleset), "pays": table.key(), "version": __version__, "format": RESULT_FORMAT}
     )
-    return user_cache_dir() / "draw" / f"return-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+    return user_cache_dir() / f"return-{hashlib.sha256(text.encode()).hexdigest()[:32]}.return"
+
+
+def _expected_header(path: Path) -> dict[str, Any]:
+    return {"format": RESULT_FORMAT, "key": path.stem}
 
 
 def _read_cached(path: Path, table: PayTable) -> Payback | None:
-    """The cached result, or None when the file is missing or not exactly as written."""
-    try:
-        if path.stat().st_size > 16 << 20:
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    """The cached result, or None when the file is missing, not a signed file of
+    ours in a folder of ours (see :mod:`evaluator.core.diskcache`), or not exactly as written."""
+    with diskcache.open_folder(path.parent, create=False) as folder:
+        payload = folder.read(path.name, MAGIC, _expected_header(path)) if folder is not None else None
+    if payload is None:
         return None
     try:
+        data = json.loads(payload)
         ok = (
             data["format"] == RESULT_FORMAT
             and data["key"] == path.stem
@@ -167,7 +175,7 @@ def _read_cached(path: Path, table: PayTable) -> Payback | None:
             and math.isfinite(data["return"])
             and math.isfinite(data["variance"])
         )
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError, RecursionError):
         return None
     if not ok:
         return None
@@ -183,7 +191,10 @@ def _read_cached(path: Path, table: PayTable) -> Payback | None:
     )
 
 
-def _write_cached(path: Path, result: Payback) -> None:
+def _write_cached(path: Path, result: Payback) -> bool:
+    """Write ``result`` signed and atomically (False when the folder is not usable)."""
+    if not (math.isfinite(result.return_) and math.isfinite(result.variance)):
+        return False  # never cache what could not be read back
     data = {
         "format": RESULT_FORMAT,
         "key": path.stem,
@@ -193,14 +204,9 @@ def _write_cached(path: Path, result: Payback) -> None:
         "categories": result.probabilities,
         "best_holds": list(result.best_holds),
     }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out)
-        os.replace(temporary, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    payload = json.dumps(data, allow_nan=False).encode("utf-8")
+    with diskcache.open_folder(path.parent) as folder:
+        return folder is not None and folder.write(path.name, MAGIC, _expected_header(path), payload)
 
 
 def game_return(table: PayTable, progress: Progress | None = None, use_cache: bool = True) -> Payback:

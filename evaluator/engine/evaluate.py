@@ -138,6 +138,38 @@ class Engine:
 
     # --- wild cards ----------------------------------------------------------------------
 
+    @cached_property
+    def wild_limit(self) -> int:
+        """The most wild cards one hand may hold: every way to fill them -- rank multisets, or
+        with patterns that read suits inside the hand multisets of the deck's natural cards --
+        stays within :data:`MAX_WILD_CHOICES` (the tables stop at the same count)."""
+        choices = self._fill_choices
+        wilds = 0
+        while comb(choices + wilds, wilds + 1) <= MAX_WILD_CHOICES:
+            wilds += 1
+        return wilds
+
+    @property
+    def _fill_choices(self) -> int:
+        if self.needs_suits:
+            return len({card for card in self.ruleset.deck if not card.is_joker})
+        return self.rank_count
+
+    def too_many_wilds(self, count: int) -> CardError:
+        """C105: a hand of more wild cards than :attr:`wild_limit`."""
+        what = "card" if self.needs_suits else "rank"
+        problem = error(
+            CardError,
+            "C105",
+            f"{count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} {what} choices "
+            f"({self.wild_limit} wild cards in {self.ruleset.name})",
+            "<cards>",
+            1,
+            1,
+        )
+        assert isinstance(problem, CardError)
+        return problem
+
     def wild_mask(self, cards: Sequence[Card]) -> list[bool]:
         """Which of ``cards`` are wild; lowest-card wild looks at the whole holding."""
         wild = self.ruleset.wild
@@ -164,6 +196,8 @@ class Engine:
         """
         naturals = [card for card, is_wild in zip(cards, mask, strict=False) if not is_wild]
         wilds = [card for card, is_wild in zip(cards, mask, strict=False) if is_wild]
+        if len(wilds) > self.wild_limit:
+            raise self.too_many_wilds(len(wilds))
         natural_values = [self.value_of[card.rank] for card in naturals if card.rank is not None]
         if len(natural_values) != len(naturals):
             return None  # a joker that is not wild cannot play
@@ -176,15 +210,6 @@ class Engine:
             if classification is None:
                 return None
             return self._finish(classification, naturals, [], [])
-        if comb(self.rank_count + len(wilds) - 1, len(wilds)) > MAX_WILD_CHOICES:
-            raise error(
-                CardError,
-                "C105",
-                f"{len(wilds)} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} rank choices",
-                "<cards>",
-                1,
-                1,
-            )
         # Which wild stands for which card must not depend on the order the cards
         # came in: the rank choice is high to low, handed out jokers first (X1 before
         # X2), then the other wild cards high to low.
@@ -227,23 +252,15 @@ class Engine:
         deck = [card for card in rules.deck if not card.is_joker]
         deck = list(dict.fromkeys(deck))  # one of each card, high first
         deck.sort(key=lambda card: (-self.value_of[card.rank or ""], -self.suit_rank[card.suit or ""]))
-        if comb(len(deck) + wild_count - 1, wild_count) > MAX_WILD_CHOICES:
-            raise error(
-                CardError,
-                "C105",
-                f"{wild_count} wild cards in one hand; the evaluator fills at most {MAX_WILD_CHOICES:,} card choices",
-                "<cards>",
-                1,
-                1,
-            )
         allowed = None
         if rules.wild.plays_as_ranks is not None:
             allowed = frozenset(rules.wild.plays_as_ranks)
         held = Counter(naturals)
         if not self.flush_needs_suit:
-            # suits no natural card holds are interchangeable: try one of them
+            # suits no natural card holds are interchangeable: n wild cards need at most n of them
+            # (one is not enough: two wilds in two free suits make a hand of more suits)
             free = [suit for suit in self.suit_preference if suit not in {card.suit for card in naturals}]
-            deck = [card for card in deck if card.suit not in free[1:]]
+            deck = [card for card in deck if card.suit not in free[wild_count:]]
         best: tuple[tuple[Card, ...], Classification] | None = None
         best_key: tuple[bool, tuple[int, ...]] | None = None
         for choice in combinations_with_replacement(deck, wild_count):

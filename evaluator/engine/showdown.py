@@ -56,11 +56,34 @@ def _hand(ruleset: Rules, hand: CardsLike | Hand) -> Hand:
 def own_hand(ruleset: Rules, hand: Hand) -> Hand:
     """``hand`` when it was evaluated by ``ruleset`` (or an identical one), else TypeError:
     a hand of another ruleset has another category order and strength."""
-    if hand.ruleset is not ruleset and hand.ruleset.data != ruleset.data:
+    if (
+        hand.ruleset is not ruleset
+        and hand.ruleset.data != ruleset.data
+        and family(hand.ruleset) is not family(ruleset)
+    ):
         raise TypeError(
             f"a hand of {hand.ruleset.name} cannot be compared by {ruleset.name}: evaluate its cards with {ruleset.name} instead"
         )
     return hand
+
+
+def family(ruleset: Rules) -> Rules:
+    """The ruleset a deal's variant was derived from (itself when it is none): hands of
+    one family have the same categories and compare by strength (see ``evaluator.deal``)."""
+    return ruleset.variant_of if ruleset.variant_of is not None else ruleset
+
+
+def refuse_dealt(ruleset: Rules, what: str) -> None:
+    """G122 when ``ruleset``'s outcome depends on the deal, which ``what`` is not given."""
+    if ruleset.by_deal:
+        raise error(
+            GameError,
+            "G122",
+            f"{ruleset.name}'s {what} depends on how the cards were dealt (wild cards, extra cards or pot "
+            "halves decided by the deal, declare, or run it twice)",
+            "<showdown>",
+            hint="give the deal in dealing order to evaluator.deal (Ruleset.showdown and `pokerrules showdown` do)",
+        )
 
 
 def hand_matches(pattern_matcher: Any, hand: Hand) -> bool:
@@ -169,7 +192,8 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     """The best way any of ``subsets`` (indices into ``holding``) plays.
 
     The same choice as ``Engine.best``, faster: a subset without wild cards is
-    classified straight from its class (which the engine memoises), and only
+    classified straight from its class (which the engine memoises; unless patterns
+    read suits inside the hand), and only
     the subsets that tie for the best value are turned into full fills (suit
     tie-break, playing order). Wildness is decided on the whole holding.
     """
@@ -184,12 +208,15 @@ def _best_fill(ruleset: Rules, holding: Sequence[Card], subsets: Iterable[tuple[
     values = [engine.value_of.get(card.rank or "", -1) for card in holding]
     suits = [card.suit for card in holding]
     any_special = any(special)
+    # patterns that read suits inside the hand (flush(k), run(k, flush), suits) need the
+    # suits of every subset, which the rank class alone does not carry
+    by_cards = engine.needs_suits
     best_key: tuple[bool, tuple[int, ...]] | None = None
     leaders: list[tuple[tuple[int, ...], Fill | None]] = []
     for subset in subsets:
         ready: Fill | None = None
         classification: Classification | None
-        if any_special and any(special[i] for i in subset):
+        if by_cards or (any_special and any(special[i] for i in subset)):
             ready = engine.fill([holding[i] for i in subset], [wild[i] for i in subset])
             classification = ready.classification if ready is not None else None
         else:
@@ -404,9 +431,12 @@ def half_rulesets(ruleset: Rules) -> list[tuple[str, Rules]]:
         return [("high" if ruleset.direction == "high" else "low", ruleset)]
     from ..rules.build import load_split_half
 
+    if game.card_halves:
+        refuse_dealt(ruleset, "pot")
     # a path in a split is relative to the file that names it, and confined, as `extends:` is
     return [
-        (split.name, load_split_half(ruleset.document, index, split.ruleset)) for index, split in enumerate(game.split)
+        (split.name, ruleset if split.ruleset is None else load_split_half(ruleset.document, index, split.ruleset))
+        for index, split in enumerate(game.split)
     ]
 
 
@@ -443,6 +473,7 @@ def showdown(
     """
     if pot is not None and pot < 0:
         raise error(GameError, "G107", "the pot must be a whole number of chips, 0 or more", "<showdown>")
+    refuse_dealt(ruleset, "showdown")
     holes, board_cards = _read_all(ruleset, players, _as_boards(board))
     game = ruleset.game
     halves: list[Half] = []
@@ -459,11 +490,11 @@ def showdown(
                 continue
             hands = [best_hand(half_rules, hole, cards_on_board, game) for hole in holes]
             halves.append(Half(label, half_rules.name, board_index, hands, top_cycle(half_rules, hands)))
-    fractions = _fractions(halves, len(holes), len(board_cards))
+    fractions = pot_fractions(halves, len(holes), len(board_cards))
     winners = sorted({w for half in halves for w in half.winners})
     result = ShowdownResult(holes, board_cards, winners, halves, fractions, pot)
     if pot is not None:
-        result.shares, result.carried = _split_pot(ruleset, pot, halves, holes, len(board_cards))
+        result.shares, result.carried = split_pot(ruleset, pot, halves, holes, len(board_cards))
     return result
 
 
@@ -473,7 +504,7 @@ def _live_boards(halves: Sequence[Half], boards: int) -> list[list[Half]]:
     return [live for live in per_board if live]
 
 
-def _fractions(halves: Sequence[Half], players: int, boards: int) -> list[Fraction]:
+def pot_fractions(halves: Sequence[Half], players: int, boards: int) -> list[Fraction]:
     """The exact share of each player: boards equally, halves equally, winners equally."""
     shares = [Fraction(0)] * players
     live_boards = _live_boards(halves, boards)
@@ -491,7 +522,7 @@ def _divide(chips: int, parts: int) -> list[int]:
     return [each + (1 if index < odd else 0) for index in range(parts)]
 
 
-def _split_pot(
+def split_pot(
     ruleset: Rules, pot: int, halves: Sequence[Half], holes: Sequence[Sequence[Card]], boards: int
 ) -> tuple[list[int], int]:
     """Whole chips per player, and the chips carried to the next deal."""
@@ -519,9 +550,9 @@ def _odd_chip_order(ruleset: Rules, half: Half, rule: str, holes: Sequence[Seque
     only the five that play (Robert's Rules of Poker); seat order if equal.
     """
     winners = sorted(half.winners)
-    if rule != "suit_order":
-        return winners
-    sample = next(hand for hand in half.hands if hand is not None)
+    sample = next((hand for hand in half.hands if hand is not None), None)
+    if rule != "suit_order" or sample is None:
+        return winners  # a half won by a card (Chicago) has no hands: seat order
     half_rules = sample.ruleset
     value_of = engine_for(half_rules).value_of  # the half's own rank order (aces low in a low half)
     suit_rank = {suit: len(ruleset.suit_order) - i for i, suit in enumerate(ruleset.suit_order)}

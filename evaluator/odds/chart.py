@@ -153,6 +153,18 @@ def chart(
     check_question(opponents, samples, exact)
     if seed is not None:
         check_seed(seed)
+    if ruleset.by_deal:  # dealer's choice: every deal decides its own wild cards and halves
+        if client is not None or exact or classes is not None or same_hands_as is not None:
+            raise error(
+                OddsError,
+                "O117",
+                f"{ruleset.name} is dealt street by street: its chart is a sample of starting hands, sampled on "
+                "one machine (no --exact, classes, --against or cluster)",
+                "<chart>",
+            )
+        from .dealt_chart import dealt_chart
+
+        return dealt_chart(ruleset, opponents, samples, seed, hands, board, dead, progress)
     if starting_cards(ruleset) != 2 or (same_hands_as is not None and same_hands_as.sample is not None):
         return sampled_chart(
             ruleset, opponents, samples, exact, seed, board, dead, classes, client, progress, hands, same_hands_as

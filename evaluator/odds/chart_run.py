@@ -182,6 +182,8 @@ class ChartResult:
             "max_std_error": self.max_error,
             "sample": None if self.sample is None else self.sample.as_dict(self.cells),
             "cells": [cell.as_dict() for cell in self.cells],
+            # a dealer's-choice game: the rules its deals decide (which cards are wild, and why)
+            **({"deal_rules": list(self.extra["deal_rules"])} if "deal_rules" in self.extra else {}),
         }
 
 

@@ -90,9 +90,12 @@ def suits_interchangeable(ruleset: Rules) -> bool:
     >>> suits_interchangeable(load("omaha-hi-lo")), suits_interchangeable(load("italian"))
     (True, False)
     """
+    game = ruleset.game
+    if game is not None and any(split.card is not None and split.card.suit is not None for split in game.split):
+        return False  # a half won by a card of one suit (Chicago's spades)
+    halves = [] if game is not None and game.card_halves else [half for _, half in half_rulesets(ruleset)]
     return all(
-        symmetric(rules) and rules.tiebreak == "none" and not suit_sensitive(rules)
-        for rules in [ruleset] + [half for _, half in half_rulesets(ruleset)]
+        symmetric(rules) and rules.tiebreak == "none" and not suit_sensitive(rules) for rules in [ruleset] + halves
     )
 
 

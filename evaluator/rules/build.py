@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core.errors import CardError, Diagnostic, LoadError, PatternError, PokerRulesError, RulesetError, error
+from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
+from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_hint, rank_token
-from .confine import Confinement, check_reference, is_catalogue_name, looks_like_ruleset, quiet_errors, user_roots
-from .load import Document, load_document, read_file
+from .confine import MAX_PATH_CHARS, Confinement, check_reference_text, ruleset_reference, user_roots
+from .load import Document, load_document
 from .patterns import (
     Matcher,
     Pattern,
@@ -28,7 +29,7 @@ from .patterns import (
     key_terms,
     parse_pattern,
 )
-from .ruleset import Beat, Category, CompiledPattern, Example, Game, Rules, Split, WildRules
+from .ruleset import Beat, Category, CompiledPattern, Example, Rules, WildRules
 from .schema import check as check_schema
 from .templates import check_template
 
@@ -232,6 +233,7 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
             builder.add(check_template(describe, pattern, name, builder.where(describe_path)), describe_path)
         categories.append(Category(name, text, pattern, matcher, key, describe, len(known_order) - index))
     _check_pattern_work(builder, categories)
+    _check_unranked(builder, definitions, set(known_order))
 
     wild = _build_wild(builder, data.get("wild") or {}, deck_ranks, suits, jokers, names_context)
     suit_spec = data.get("suits") or {}
@@ -262,7 +264,8 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
         if compiled is not None:
             qualifier = CompiledPattern(text, *compiled)
 
-    game = _build_game(builder, data.get("game"), hand_size)
+    game = build_game(builder, data.get("game"), hand_size)
+    check_deal_rules(builder, wild, game, tuple(deck_ranks), suits)
     examples = tuple(
         Example(value, document.position(("examples", index)).line, document.position(("examples", index)).col)
         for index, value in enumerate(data.get("examples") or [])
@@ -356,16 +359,21 @@ def _build_wild(
             compiled = builder.pattern(text, ("wild", "plays_as", "hands"), context)
             if compiled is not None:
                 plays_as_hands = CompiledPattern(text, *compiled)
+    follow, lowest_down = build_deal_wild(builder, spec, deck_ranks)
+    if follow is not None and follow.trigger_wild:
+        ranks.append(follow.rank)  # the trigger rank is wild in every deal: a static wild rank
     return WildRules(
         cards=frozenset(cards),
         ranks=frozenset(ranks),
         # the schema's default: a deck's jokers are wild unless the file says otherwise
         # (a joker that is not wild could never play)
         jokers=bool(spec.get("jokers", jokers > 0)),
-        lowest_rank=bool(spec.get("lowest_rank", False)),
+        lowest_rank=spec.get("lowest_rank", False) is True,
         duplicates=bool(spec.get("duplicates", False)),
         plays_as_ranks=plays_as_ranks,
         plays_as_hands=plays_as_hands,
+        follow=follow,
+        lowest_down=lowest_down,
     )
 
 
@@ -380,34 +388,18 @@ def _rank_symbols(values: Sequence[Any]) -> list[str | None]:
     return symbols
 
 
-def _build_game(builder: _Builder, spec: dict[str, Any] | None, hand_size: int) -> Game | None:
-    if not spec:
-        return None
-    hole = int(spec.get("hole", hand_size))
-    board = int(spec.get("board", 0))
-    use_hole = spec.get("use_hole")
-    use_board = spec.get("use_board")
-    if use_hole is not None and use_hole > hole:
-        builder.report("G101", f"use_hole ({use_hole}) is more than the {hole} hole cards", ("game", "use_hole"))
-    if use_board is not None and use_board > board:
-        builder.report("G101", f"use_board ({use_board}) is more than the {board} board cards", ("game", "use_board"))
-    if use_hole is not None and use_board is not None and use_hole + use_board != hand_size:
-        builder.report(
-            "G102", f"use_hole + use_board ({use_hole} + {use_board}) must make a hand of {hand_size}", ("game",)
-        )
-    split = tuple(
-        Split(str(item.get("name", f"half {i + 1}")), str(item.get("ruleset")))
-        for i, item in enumerate(spec.get("split") or [])
-    )
-    return Game(
-        hole,
-        board,
-        use_hole,
-        use_board,
-        int(spec.get("boards", 1)),
-        split,
-        str(spec.get("odd_chip", "first_after_button")),
-    )
+def _check_unranked(builder: _Builder, definitions: dict[str, Any], ranked: set[str]) -> None:
+    """A category left out of ``order`` ranks no hand, but its pattern is part of the file and
+    must read (``P1xx``). Its meaning is not checked against this deck: a definition kept for
+    the rulesets that extend this one may name a rank this deck lacks."""
+    for name, spec in definitions.items():
+        path = ("categories", name, "pattern")
+        if name in ranked or builder.was_removed(path):
+            continue
+        try:
+            parse_pattern(str(spec.get("pattern", "")), builder.where(path))
+        except PatternError as problem:
+            builder.add(problem.diagnostics, path)
 
 
 def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> None:
@@ -444,6 +436,8 @@ def load_rules(
     """
     from ..core.resources import catalogue_path
 
+    if isinstance(ref, str):  # before the name reaches the file system (a NUL, 9,000 characters)
+        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS, controls=False)
     path = Path(ref) if not isinstance(ref, Path) else ref
     resolved = (
         catalogue_path(str(ref))
@@ -486,29 +480,10 @@ def load_split_half(document: Document, index: int, value: str) -> Rules:
     ``document`` is the splitting ruleset's :class:`~evaluator.rules.load.Document`.
     A path is taken from the file that wrote it and must stay inside
     ``document.roots``; a target file that is not a ruleset is reported by
-    code and position only.
+    code and position only (see :func:`evaluator.rules.confine.ruleset_reference`).
     """
-    if is_catalogue_name(value):
-        return load_rules(value)
     where = document.position(("game", "split", index, "ruleset"))
-    confinement = Confinement(document.roots or Confinement.around(Path(where.source)).roots)
-    position = (where.source, where.line, where.col)
-    target = check_reference(value, Path(where.source), confinement, position, "game.split")
-    if not target.is_file():
-        raise error(LoadError, "Y123", f"game.split: cannot find {value!r}", where.source, where.line, where.col)
-    note = "the file named by game.split cannot be read as a ruleset"
-    try:
-        parsed = read_file(target)
-    except PokerRulesError as problem:
-        raise quiet_errors(problem, note) from None
-    if not looks_like_ruleset(parsed.data):
-        raise error(
-            LoadError,
-            "Y121",
-            "the file named by game.split is not a ruleset (its top level is not a mapping "
-            "of ruleset keys); its content is not shown",
-            str(target),
-            1,
-            1,
-        )
-    return load_rules(target, root=confinement.roots)
+    target = ruleset_reference(value, where, document.roots, "game.split")
+    if isinstance(target, str):
+        return load_rules(target)
+    return load_rules(target, root=document.roots or Confinement.around(Path(where.source)).roots)

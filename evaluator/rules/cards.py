@@ -39,19 +39,39 @@ MAX_CARD_TEXT = 4_000
 _MAX_SHOWN_TOKEN = 20
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One card: a rank symbol and a suit letter, or a joker numbered 1 or 2.
+
+    Cards sort by rank symbol and suit letter, jokers after every natural card
+    (a deck with jokers sorts like any other):
 
     >>> Card("A", "s")
     Card('As')
     >>> str(Card.joker(1)), str(Card.joker(2))
     ('X', 'X2')
+    >>> sorted([Card.joker(1), Card("K", "s"), Card("A", "h")])
+    [Card('Ah'), Card('Ks'), Card('X')]
     """
 
     rank: str | None
     suit: str | None
     joker_number: int = 0
+
+    def _order(self) -> tuple[int, str, str]:
+        return (self.joker_number, self.rank or "", self.suit or "")
+
+    def __lt__(self, other: Card) -> bool:
+        return self._order() < other._order()
+
+    def __le__(self, other: Card) -> bool:
+        return self._order() <= other._order()
+
+    def __gt__(self, other: Card) -> bool:
+        return self._order() > other._order()
+
+    def __ge__(self, other: Card) -> bool:
+        return self._order() >= other._order()
 
     @staticmethod
     def joker(number: int = 1) -> Card:

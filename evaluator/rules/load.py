@@ -30,9 +30,11 @@ from typing import Any
 from ..core import resources
 from ..core.errors import LoadError
 from .confine import (
+    MAX_PATH_CHARS,
     Confinement,
     check_named_file,
     check_reference,
+    check_reference_text,
     is_catalogue_name,
     looks_like_ruleset,
     not_a_ruleset,
@@ -99,6 +101,8 @@ def _identity(path: Path) -> str:
 
 def _resolve_ref(ref: str | Path, base_dir: Path | None) -> Path:
     """The file named by a top-level reference: a catalogue name or a path."""
+    if isinstance(ref, str):
+        check_reference_text(ref, ("<ruleset>", 1, 1), "ruleset", MAX_PATH_CHARS, controls=False)
     if isinstance(ref, str) and _is_name(ref):
         found = resources.catalogue_path(ref)
         if found is None:
@@ -127,6 +131,7 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
     where = doc.position(("extends",))
     if not isinstance(value, str) or not value.strip():
         fail_at("Y111", f"extends must be a catalogue name or a path, not {value!r}", where)
+    check_reference_text(value, (where.source, where.line, where.col))
     if _is_name(value):
         found = resources.catalogue_path(value)
         if found is None:

@@ -207,8 +207,8 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def comparison(self, left: Term, op: Token, right: Term) -> Compare:
         for side, other in ((left, right), (right, left)):
-            if side.kind == "count" and other.kind != "wilds":
-                # 0 and 1 are not ranks: without `wilds` they stay the syntax error they always were
+            if side.kind == "count" and other.kind not in ("wilds", "suits"):
+                # 0 and 1 are not ranks: they count wild cards or suits, and are a syntax error elsewhere
                 raise PatternError(
                     pattern_diagnostic(
                         "P101",
@@ -216,7 +216,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
                         self.text + " ",
                         side.col,
                         self.where,
-                        "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards, as in 'wilds = 0'",
+                        "a rank is 2-9, T, J, Q, K or A; the numbers 0 and 1 count wild cards or suits, as in 'wilds = 0'",
                     )
                 )
         return Compare(left, str(op), right, col=left.col)

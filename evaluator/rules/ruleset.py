@@ -41,6 +41,21 @@ class CompiledPattern:
 
 
 @dataclass(frozen=True, slots=True)
+class Follow:
+    """Wild cards that follow a card (Follow the Queen): every card of ``rank`` dealt face up
+    makes the rank of the next card dealt face up wild, the last such card deciding.
+
+    ``trigger_wild``: the trigger rank is wild itself in every deal (it is then also
+    among the static ``WildRules.ranks``). ``follower``: ``all`` (the follower's rank
+    is wild for every player) or ``holder`` (only for the player dealt the follower).
+    """
+
+    rank: str
+    trigger_wild: bool = True
+    follower: str = "all"
+
+
+@dataclass(frozen=True, slots=True)
 class WildRules:
     """Which cards are wild and what they may stand for."""
 
@@ -51,11 +66,18 @@ class WildRules:
     duplicates: bool = False
     plays_as_ranks: frozenset[str] | None = None  # None: unrestricted
     plays_as_hands: CompiledPattern | None = None
+    follow: Follow | None = None  # wild cards that follow a card dealt face up (resolved per deal)
+    lowest_down: bool = False  # each player's lowest face-down rank is wild for them (resolved per deal)
 
     @property
     def any(self) -> bool:
-        """True when the ruleset has wild cards at all."""
+        """True when the ruleset has wild cards at all (static ones; see ``by_deal``)."""
         return bool(self.cards or self.ranks or self.jokers or self.lowest_rank)
+
+    @property
+    def by_deal(self) -> bool:
+        """True when some wild cards are decided by the deal (the order and faces of the cards)."""
+        return self.follow is not None or self.lowest_down
 
     @property
     def restricted(self) -> bool:
@@ -72,11 +94,52 @@ class Beat:
 
 
 @dataclass(frozen=True, slots=True)
+class CardHalf:
+    """A pot half won by a card rather than a hand (Chicago: the highest spade in the hole).
+
+    ``suit`` (None: any suit), ``face``: ``down``, ``up`` or ``any``; ``pick``:
+    ``highest`` or ``lowest`` by rank (``ace``: ``high`` or ``low``).
+    """
+
+    suit: str | None
+    face: str = "down"
+    pick: str = "highest"
+    ace: str = "high"
+
+
+@dataclass(frozen=True, slots=True)
 class Split:
-    """One half of a split pot: its name and the ruleset that judges it."""
+    """One half of a split pot: its name and what judges it.
+
+    ``ruleset``: the ruleset that ranks the half's hands (None: this ruleset
+    itself); ``card``: a card half instead (see :class:`CardHalf`).
+    """
 
     name: str
-    ruleset: str
+    ruleset: str | None
+    card: CardHalf | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Street:
+    """What one street deals: face-down and face-up cards to each player, then board cards."""
+
+    down: int = 0
+    up: int = 0
+    board: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """An extra card triggered by a card dealt (Baseball: a four dealt face up buys a card).
+
+    A card of ``rank`` dealt with ``face`` (``up``, ``down`` or ``any``) gives its
+    player one more card at once, dealt ``gives`` (``down`` or ``up``).
+    """
+
+    rank: str
+    face: str = "up"
+    gives: str = "down"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +153,22 @@ class Game:
     boards: int
     split: tuple[Split, ...]
     odd_chip: str
+    streets: tuple[Street, ...] = ()  # empty: the hole cards face down, then the board
+    extra: tuple[Extra, ...] = ()
+    declare: str | None = None  # hi-lo declare: what a player declaring every half must do (win | win_or_tie)
+    runs: int = 1  # run it twice: the board's missing cards are dealt this many times
+
+    @property
+    def dealing(self) -> tuple[Street, ...]:
+        """The streets, or the default ones: every hole card face down, then the whole board."""
+        if self.streets:
+            return self.streets
+        return tuple(s for s in (Street(down=self.hole), Street(board=self.board)) if s.down or s.board)
+
+    @property
+    def card_halves(self) -> bool:
+        """True when some half of the pot goes by a card (Chicago)."""
+        return any(split.card is not None for split in self.split)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +230,8 @@ class Rules:
     # hand.best_subset: the hand is the best subset (hand.min to hand.size cards)
     # that matches a category, as badugi plays
     best_subset: bool = False
+    # a Rules derived from another for one deal's wild cards (see evaluator.deal.resolve)
+    variant_of: Rules | None = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -171,6 +252,16 @@ class Rules:
     def category_names(self) -> tuple[str, ...]:
         """Category names in order, highest first."""
         return tuple(category.name for category in self.categories)
+
+    @property
+    def by_deal(self) -> bool:
+        """True when the outcome depends on how the cards were dealt: wild cards decided by
+        the deal, extra cards, a card half, hi-lo declare or run it twice. Such games
+        are settled by :mod:`evaluator.deal` from a deal in dealing order."""
+        game = self.game
+        return self.wild.by_deal or (
+            game is not None and bool(game.extra or game.card_halves or game.declare or game.runs > 1)
+        )
 
     def category(self, name: str) -> Category:
         """The category called ``name``."""

@@ -140,8 +140,8 @@ def _allowed(values: Iterable[Any]) -> list[str]:
     """Distinct renderings of allowed values (2 and "2" are shown once)."""
     shown: list[str] = []
     for value in values:
-        text = str(value) if not isinstance(value, str) else value
-        if text not in shown:
+        text = str(value).lower() if isinstance(value, bool) else str(value) if not isinstance(value, str) else value
+        if text not in shown:  # a boolean as YAML writes it: true, false
             shown.append(text)
     return shown
 

@@ -8,10 +8,14 @@ stages:
 2. **schema and build** -- the JSON Schema (``S1xx``); the values it rejects
    are taken out (:mod:`evaluator.tools.partial`) and the rest is built: patterns,
    order, deck, wild cards, ``describe:`` templates (``P1xx``, ``P2xx``,
-   ``R1xx``, ``G1xx``, ``T1xx``). Every problem is reported, not just the
-   first, and none that only follows from a value taken out. When the file
-   has problems, the examples that do not depend on a broken part are run
-   (``E1xx``) and the checks below wait for the whole file;
+   ``R1xx``, ``G1xx``, ``T1xx``), patterns of categories left out of
+   ``order`` included. Every problem is reported, not just the first, and
+   none that only follows from a value taken out. What makes a file unusable
+   -- jokers that never play (``R114``), a deck too wide for the tables
+   (``R104``), ``game.split`` halves that cannot be loaded -- is reported
+   whatever else is wrong (``ruleset.unusable``; ``load`` refuses the same
+   files). When the file has problems, the examples that do not depend on a
+   broken part are run (``E1xx``) and the checks below wait for the whole file;
 3. **lint** -- on a ruleset built without problems: categories this file defines, leaves
    out of ``order``, and that real hands match (``W101``; a definition no
    hand here can match is kept for the rulesets that extend this one),
@@ -55,9 +59,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import Diagnostic, PokerRulesError
+from ..core.errors import Diagnostic, PokerRulesError, raise_internal
 from ..core.safe_text import visible
-from ..rules.cards import Card
 from .check_render import render
 from .lint_coverage import _Hole
 from .lint_place import diagnostic, place_of
@@ -199,7 +202,7 @@ def _examine(path: Path, roots: Sequence[str], full: bool) -> Examined:
     """The diagnostics of one file, before ignore comments and selection."""
     from ..rules.build import build_readable
     from ..rules.load import load_document
-    from ..ruleset import Ruleset
+    from ..ruleset import Ruleset, unusable
     from .examples import run_examples
     from .partial import doubts_of, readable_part
 
@@ -230,8 +233,11 @@ def _examine(path: Path, roots: Sequence[str], full: bool) -> Examined:
     doubts = doubts_of(readable.removed, builder.located, builder.broken)
     if not full:
         return Examined(_sorted(found, document), document, ruleset)
+    # what makes the file unusable is reported whatever else is wrong (load refuses the same)
+    if not doubts.everything:
+        found += _run_stage(partial(unusable, ruleset, source), source)
     if not doubts.any and not builder.problems:
-        return Examined(_sorted(found + _split_targets(ruleset) + lint(ruleset, source), document), document, ruleset)
+        return Examined(_sorted(found + lint(ruleset, source), document), document, ruleset)
     # Coverage and reachability need the whole ruleset; the examples that do
     # not depend on a broken part can still be judged.
     if not doubts.everything:
@@ -246,20 +252,6 @@ def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagn
         return [_internal_error(bug, source)]
 
 
-def _split_targets(ruleset: Ruleset) -> list[Diagnostic]:
-    """Each ``game.split`` ruleset loaded as a showdown would load it (confined like ``extends:``)."""
-    from ..rules.build import load_split_half
-
-    game = ruleset.game
-    found: list[Diagnostic] = []
-    for index, split in enumerate(game.split if game is not None else ()):
-        try:
-            load_split_half(ruleset.document, index, split.ruleset)
-        except PokerRulesError as problem:
-            found += problem.diagnostics
-    return found
-
-
 def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
     """The checks that need a built ruleset: unused categories, coverage, reachability, examples.
 
@@ -269,7 +261,7 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
 
     source = source or (ruleset.document.sources[0] if ruleset.document.sources else ruleset.name)
     stages: tuple[Callable[[], list[Diagnostic]], ...] = (
-        lambda: _Linter(ruleset, source).diagnostics(),
+        lambda: _lint_hands(ruleset, source),
         lambda: run_examples(ruleset),
     )
     found: list[Diagnostic] = []
@@ -281,8 +273,42 @@ def lint(ruleset: Ruleset, source: str | None = None) -> list[Diagnostic]:
     return found
 
 
+def _lint_hands(ruleset: Ruleset, source: str) -> list[Diagnostic]:
+    """Coverage, reachability and shadowing; for wild cards a deal decides, of the deals' variants.
+
+    Follow the Queen's hands are played with the trigger rank alone, or with one
+    rank more; Low Hole Wild's with one rank wild, or none. A category is
+    unreachable (a warning) only when it is in every variant; a hand no category
+    takes is reported from any of them.
+    """
+    if not ruleset.wild.by_deal:
+        return _Linter(ruleset, source).diagnostics()
+    from ..deal.variant import variant
+
+    extra = next((rank for rank in ruleset.deck_ranks if rank not in ruleset.wild.ranks), None)
+    variants = [variant(ruleset)] + ([variant(ruleset, frozenset({extra}))] if extra is not None else [])
+    results = [_Linter(made, source).diagnostics() for made in variants]  # type: ignore[arg-type]
+    found: list[Diagnostic] = []
+    seen: set[tuple[str, int, int]] = set()
+    for diagnostics in results:
+        for item in diagnostics:
+            key = (item.code, item.line, item.col)
+            if key in seen:
+                continue
+            if item.severity == "warning" and not all(
+                any((other.code, other.line, other.col) == key for other in others) for others in results
+            ):
+                continue  # reachable under another set of wild cards
+            seen.add(key)
+            found.append(item)
+    return found
+
+
 def _internal_error(bug: Exception, source: str) -> Diagnostic:
-    """R199: a bug met while checking a file, reported like any other finding."""
+    """R199: a bug met while checking a file, reported like any other finding
+    (raised instead under ``$POKERRULES_RAISE_INTERNAL``, as the test suite runs)."""
+    if raise_internal():
+        raise bug
     message = f"internal error while checking this file: {type(bug).__name__}: {bug}"[:300]
     return Diagnostic(
         "R199", message, source, 1, 1, "error", "this is a bug in pokerrules; please report it with the file"
@@ -332,7 +358,10 @@ class _Linter(_Reachability, _UnusedCategories):
     # --- the report --------------------------------------------------------------------
 
     def diagnostics(self) -> list[Diagnostic]:
-        found = self._dead_jokers() + self._too_wide()
+        found: list[Diagnostic] = []
+        refused = self._too_costly()
+        if refused:
+            return refused  # tables that cannot be built: coverage would only repeat it, slowly
         analysis = self._analysis()
         found += self._unused(analysis)
         if not analysis.complete:
@@ -357,37 +386,14 @@ class _Linter(_Reachability, _UnusedCategories):
         found += self._unreachable(analysis)
         return found
 
-    def _too_wide(self) -> list[Diagnostic]:
-        """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
-        from ..compiled.table_layout import card_model
-        from ..core.errors import RulesetError
+    def _too_costly(self) -> list[Diagnostic]:
+        """R130/R131: lookup tables that would take too long to build, or cannot be built
+        (estimated, never built here: see :mod:`evaluator.compiled.build_cost`)."""
+        from ..ruleset import table_refusal
 
-        try:
-            card_model(self.ruleset)
-        except RulesetError as problem:
-            where, note = place_of(self.document, self.source, ("deck", "copies"), ("deck",))
-            return [diagnostic("R104", problem.first.message + note, where, "error", problem.first.hint)]
-        return []
-
-    def _dead_jokers(self) -> list[Diagnostic]:
-        """R114: jokers in the deck that are not wild can never play."""
-        if not self.dead_jokers:
-            return []
-        top = tuple(v for v in range(len(self.symbols) - 1, -1, -1) if self.caps[v])[: self.size - 1]
-        naturals = self._representative(top, None) or []
-        example = " ".join(str(card) for card in [Card.joker(1), *naturals])
-        # The choice that makes them dead is wild.jokers: false (jokers are wild by default).
-        where, note = place_of(self.document, self.source, ("wild", "jokers"), ("deck", "jokers"), ("deck",))
-        return [
-            diagnostic(
-                "R114",
-                f"the deck has {self.dead_jokers} joker{'s' * (self.dead_jokers > 1)} that {'are' if self.dead_jokers > 1 else 'is'} "
-                f"not wild, so a hand holding one (e.g. {example}) matches no category{note}",
-                where,
-                "error",
-                "set wild.jokers: true, or deck.jokers: 0",
-            )
-        ]
+        if self.dead_jokers:
+            return []  # refused already (R114, ruleset.unusable)
+        return table_refusal(self.ruleset, self.source)
 
     def _hole(self, hole: _Hole) -> Diagnostic:
         where, note = place_of(self.document, self.source, ("order",))

@@ -48,7 +48,6 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import chain, combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -59,6 +58,7 @@ from ..core.safe_text import json_dumps
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 from ..rules.cards import Card
 from .diff_basis import common_deck, hand_or_none, rules_fingerprint
+from .diff_parts import EXAMPLE_TRIES
 from .diff_text import render_text
 from .diff_types import (
     CategoryStat,
@@ -66,20 +66,20 @@ from .diff_types import (
     ExampleHand,
     Flip,
     Reclassified,
+    Representative,
+    Scan,
     Setting,
     Side,
 )
 from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
-    from ..engine.hand import Hand
     from ..ruleset import Ruleset
 
 EXIT_OK, EXIT_USAGE = 0, 2
 DEFAULT_SAMPLES = 20_000
 DEFAULT_SEED = 2026
 MAX_CANDIDATE_CLASSES = 12_000  # rank classes tried per flip search (sampled above this)
-EXAMPLE_TRIES = 60  # candidates per side tried when pairing a flip example
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ def _ranks_text(ruleset: Ruleset) -> str:
 
 def _wild_text(ruleset: Ruleset) -> str:
     wild = ruleset.wild
-    if not wild.any:
+    if not wild.any and not wild.by_deal:
         return "none"
     parts = []
     if wild.cards:
@@ -102,6 +102,10 @@ def _wild_text(ruleset: Ruleset) -> str:
         parts.append("jokers")
     if wild.lowest_rank:
         parts.append("lowest card held")
+    if wild.follow is not None:
+        parts.append(f"the rank dealt face up after the last face-up {wild.follow.rank} (decided by the deal)")
+    if wild.lowest_down:
+        parts.append("each player's lowest face-down rank (decided by the deal)")
     if wild.duplicates:
         parts.append("may duplicate a card held")
     if wild.plays_as_ranks is not None:
@@ -124,8 +128,23 @@ def _game_text(ruleset: Ruleset) -> str:
     if game.boards > 1:
         text += f", {game.boards} boards"
     if game.split:
-        text += ", split " + " / ".join(f"{s.name}: {s.ruleset}" for s in game.split)
+        text += ", split " + " / ".join(f"{s.name}: {_half_text(ruleset, s)}" for s in game.split)
+    if game.extra:
+        text += ", extra cards for " + "/".join(f"{e.rank} dealt face {e.face}" for e in game.extra)
+    if game.declare is not None:
+        text += ", declare"
+    if game.runs > 1:
+        text += f", run up to {game.runs} times"
     return text
+
+
+def _half_text(ruleset: Ruleset, split: Any) -> str:
+    """What judges a half: its ruleset, this ruleset itself, or a card (Chicago)."""
+    if split.card is not None:
+        from ..deal.resolve import card_rule_text
+
+        return card_rule_text(split.card)
+    return split.ruleset if split.ruleset is not None else ruleset.name
 
 
 def settings(a: Ruleset, b: Ruleset) -> tuple[Setting, ...]:
@@ -250,21 +269,6 @@ def candidate_hands(deck: Sequence[Card], size: int, seed: int) -> Iterator[tupl
         yield from _suit_assignments(choice, faces)
 
 
-Representative = tuple[tuple[Card, ...], "Hand", "Hand"]  # cards, hand under A, hand under B
-
-
-@dataclass
-class Scan:
-    """What the candidate hands of the common deck showed.
-
-    ``same`` holds, per category, the hands both rulesets put there;
-    ``moved`` counts hands whose category differs, with the first one seen.
-    """
-
-    same: dict[str, list[Representative]] = field(default_factory=dict)
-    moved: dict[tuple[str, str], tuple[int, tuple[Card, ...]]] = field(default_factory=dict)
-
-
 def suit_class_hands(ruleset: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Iterator[tuple[Card, ...]]:
     """Hands of ``deck`` up to a renaming of suits (a seeded sample of at most about
     :data:`MAX_CANDIDATE_CLASSES`): what rank classes miss when a pattern looks at
@@ -380,7 +384,8 @@ def compare_rulesets(
     game_deals: int | None = None,
 ) -> Diff:
     """Compare ``a`` with ``b`` (see the module docstring); ``cards`` defaults to the hand size."""
-    from .flips import census
+    from .diff_parts import scan_parts
+    from .flips import flip_census
     from .lowball import lowball_sides
 
     dealt = cards if cards is not None else max(a.hand_size, b.hand_size)
@@ -396,7 +401,11 @@ def compare_rulesets(
         showdowns = ShowdownShare("game", dealt, len(deck), 0, 0, None, reason=reason)
     else:
         showdowns = showdown_share(a, b, dealt, samples, seed, progress)
-    scan = None if same_rules or len(deck) < 2 * size else scan_common_hands(a, b, deck, size, seed)
+    flip_causes, parts = (None, None) if same_rules else flip_census(a, b, deck, samples, seed)
+    scan = None
+    if not same_rules and len(deck) >= 2 * size:
+        # every hand of the deck, judged for the census: its parts are the candidate hands, exactly
+        scan = scan_parts(parts) if parts is not None else scan_common_hands(a, b, deck, size, seed)
     names_a, names_b = set(a.category_names), set(b.category_names)
     pattern_changes = tuple(
         (name, a.category(name).pattern_text, b.category(name).pattern_text)
@@ -418,7 +427,7 @@ def compare_rulesets(
         showdowns=showdowns,
         same_rules=same_rules,
         game_showdowns=games,
-        flip_causes=None if same_rules else census(a, b, deck, samples, seed),
+        flip_causes=flip_causes,
         lowball=lowball_sides(a, b),
     )
 

@@ -7,15 +7,34 @@ only (the text report there, the HTML report in :mod:`evaluator.tools.report`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..core.stats_math import CONFIDENCE
 from .flip_types import FlipCensus
 from .flips_text import cause_summary
 from .showdown_share import ShowdownShare
 
+if TYPE_CHECKING:
+    from ..engine.hand import Hand
+    from ..rules.cards import Card
+
 SUMMARY_RECLASSIFIED = 3  # category changes named in the summary
+
+Representative = tuple[tuple["Card", ...], "Hand", "Hand"]  # cards, hand under A, hand under B
+
+
+@dataclass
+class Scan:
+    """What the candidate hands of the common deck showed.
+
+    ``same`` holds, per category, hands both rulesets put there (the strongest and
+    weakest under B are enough for the examples); ``moved`` counts the hand
+    classes whose category differs, with one hand of them.
+    """
+
+    same: dict[str, list[Representative]] = field(default_factory=dict)
+    moved: dict[tuple[str, str], tuple[int, tuple[Card, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ Forms (see DESIGN.md):
 - ``"HAND is CATEGORY"``;
 - a mapping ``{hand, category, cards, description}``: what the hand is, which
   cards play (wilds filled in) and how it reads;
-- a mapping ``{showdown: [HAND, ...], board, winners, shares, pot}``.
+- a mapping ``{showdown: [HAND, ...], board, winners, shares, pot}``; in a
+  game settled by the deal (Follow the Queen, Chicago, ...) each hand is the
+  player's cards in dealing order, and ``declare`` gives the declarations.
 
 A failing example becomes a diagnostic at the example's own line, saying what
 the evaluator found instead.
@@ -28,6 +30,7 @@ from ..rules.cards import parse_cards, tokenize
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
+    from ..engine.showdown import ShowdownResult
     from ..rules.ruleset import Example
     from ..ruleset import Ruleset
 
@@ -147,8 +150,12 @@ def example_work(ruleset: Ruleset, value: Any) -> int:
 
 
 def _count_cards(text: Any) -> int:
+    # a deal's faces and folds ("(As Kd) 7c", "fold: ...") are no cards
+    plain = str(text).replace("(", " ").replace(")", " ").replace("??", "2c")
+    if plain.lstrip().lower().startswith("fold:"):
+        plain = plain.lstrip()[5:]
     try:
-        return len(tokenize(str(text)))
+        return len(tokenize(plain))
     except PokerRulesError:
         return 0
 
@@ -249,7 +256,16 @@ def _mapping_hand(ruleset: Ruleset, value: dict[str, Any]) -> Hand | None:
 def _run_showdown(ruleset: Ruleset, value: dict[str, Any], seen: list[Hand | None]) -> tuple[str, str] | None:
     board = value.get("board", "")
     boards = board if isinstance(board, list) else str(board)
-    result = showdown(ruleset, [str(h) for h in value["showdown"]], boards, value.get("pot"))
+    if ruleset.by_deal:
+        from ..deal.deal import read_deal
+        from ..deal.settle import settle
+
+        runs = [str(b) for b in boards] if isinstance(boards, list) else ([boards] if boards.strip() else [])
+        declare = [str(d) for d in value["declare"]] if value.get("declare") else None
+        deal = read_deal(ruleset, [str(h) for h in value["showdown"]], runs, declare)
+        result: ShowdownResult = settle(ruleset, deal, value.get("pot"))
+    else:
+        result = showdown(ruleset, [str(h) for h in value["showdown"]], boards, value.get("pot"))
     # the hands this ruleset judged (the halves of a hi-lo game have rulesets of their own)
     seen += [hand for half in result.halves if half.ruleset == ruleset.name for hand in half.hands]
     if "winners" in value and result.winners != list(value["winners"]):

@@ -1,7 +1,7 @@
 """The data of a flip census (see :mod:`evaluator.tools.flips`): causes, groups, JSON form.
 
 Shared by the counting modules (:mod:`evaluator.tools.flips`,
-:mod:`evaluator.tools.flips_exact`, :mod:`evaluator.tools.flips_suits`) and the
+:mod:`evaluator.tools.flips_exact`, :mod:`evaluator.tools.flips_sampled`) and the
 reports, which only read a finished census.
 """
 
@@ -34,9 +34,8 @@ CAUSE_TITLES = {
     "suit_tiebreak": "a suit tie-break decides equal hands",
 }
 
-MAX_EXACT_CLASSES = 20_000  # hand classes judged pairwise with NumPy
 DEFAULT_FLIP_SAMPLES = 20_000
-ROWS_PER_BLOCK = 256
+ROWS_PER_BLOCK = 256  # rank classes judged against every part at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +86,7 @@ class FlipCensus:
     method: str  # exact, sampled or none
     hand_size: int
     common_deck: int
-    population: int  # unordered pairs of distinct hands
+    population: int  # unordered pairs of hands that share no card
     sampled: int  # pairs drawn (sampled only)
     seed: int | None
     groups: tuple[FlipGroup, ...]

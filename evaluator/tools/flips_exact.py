@@ -1,162 +1,122 @@
-"""Exact flip counting over hand classes (see :mod:`evaluator.tools.flips`).
+"""Exact flip counting over every pair of hands that can meet (see :mod:`evaluator.tools.flips`).
 
-Every class of the common deck is valued once under each ruleset; the pairs of
-classes are judged in blocks of rows with NumPy: the outcome under each ruleset
-(value order, then ``beats:`` exceptions between qualifying hands), the flips
-(A says the first wins, B the second), their cause, and their weight (the
-product of the two classes' hand counts).
+The hands of the common deck are ranked and sorted into parts
+(:mod:`evaluator.tools.flips_hands`); each part is valued once per ruleset
+(:mod:`evaluator.tools.flips_judge`). Pairs of parts of different rank
+multisets are judged in blocks of rows with NumPy, each pair weighted by the
+number of pairs of its hands that share no card
+(:mod:`evaluator.tools.flips_meet`); pairs of hands of the same rank multiset,
+where suits decide, are judged hand by hand (:mod:`evaluator.tools.flips_within`).
+Every group keeps its strongest pair (by A's value of the first hand, then B's
+of the second) as the example, dealt as two hands that share no card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine.showdown import hand_matches
-from ..rules.cards import Card
-from .diff_basis import hand_or_none
-from .flip_types import CAUSES, ROWS_PER_BLOCK, FlipCensus, FlipGroup
-from .flips_sampled import (
-    disjoint_variants,
-    flip_array_values,
-    flip_label,
-    sampled_census,
-    verified_example,
-)
+from ..compiled.deck_split import suit_sensitive
+from .flip_types import CAUSES, ROWS_PER_BLOCK, FlipCensus, FlipGroup, FlipHand
+from .flips_judge import PartJudge
+from .flips_meet import MeetCounter
+from .flips_sampled import verified_example
+from .flips_within import within_flips
 
 if TYPE_CHECKING:
-    from ..engine.hand import Hand
     from ..ruleset import Ruleset
+    from .flips_hands import HandSpace
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
-BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
-KINDS = 3
-OUTCOMES = ((1, -1), (1, 0), (0, -1))  # (A, B) of a kind
+Candidate = tuple[int, int, int, int]  # A's value of the first, B's of the second, then the two
 
 
-class _Side:
-    """One ruleset's view of every class: values, qualifying, categories, beats: matches."""
+def exact_census(a: Ruleset, b: Ruleset, judge: PartJudge) -> FlipCensus | None:
+    """Count every flipping pair of hands that can meet, grouped by cause and categories.
 
-    def __init__(self, ruleset: Ruleset, hands: Sequence[Hand]) -> None:
-        self.ruleset = ruleset
-        self.values: IntArray = flip_array_values([hand.strength[:3] for hand in hands])
-        self.qualifies: BoolArray = np.array([hand.qualifies for hand in hands], dtype=bool)
-        beats = ruleset.beats
-        self.winner = np.array(
-            [[hand_matches(x.winner.matcher, h) for x in beats] for h in hands], dtype=np.int64
-        ).reshape(len(hands), len(beats))
-        self.loser = np.array(
-            [[hand_matches(x.loser.matcher, h) for x in beats] for h in hands], dtype=np.int64
-        ).reshape(len(hands), len(beats))
+    ``judge`` holds the hand space and its parts valued under both rulesets.
+    None when the pairs cannot all be judged exactly (a rank multiset with too
+    many hands to judge pairwise, too many exceptional parts); the caller then samples.
+    """
+    space = judge.space
+    within = within_flips(space, judge)
+    if within is None:
+        return None
+    meet = MeetCounter(space, not (suit_sensitive(a) or suit_sensitive(b)))
+    if not meet.feasible:
+        return None
+    totals, across = _across(space, judge, meet)
+    examples: dict[int, tuple[Candidate, bool]] = {key: (found, False) for key, found in across.items()}
+    for key, count in within.counts.items():
+        totals[key] += count
+        candidate = within.examples[key]
+        if key not in examples or candidate[:2] > examples[key][0][:2]:
+            examples[key] = (candidate, True)
+    by_part = _hands_by_part(space)
+    groups = []
+    for key in np.nonzero(totals)[0].tolist():
+        cause, first, second, want_a, want_b = judge.describe_key(key)
+        (_, _, i, j), of_hands = examples[key]
+        pair = (i, j) if of_hands else _meeting_hands(space, by_part, i, j)
+        example = verified_example(a, b, space.hand_cards(pair[0]), space.hand_cards(pair[1]), want_a, want_b)
+        groups.append(_group(cause, first, second, int(round(totals[key])), example, want_a, want_b))
+    groups.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
+    deck, size = len(space.deck), space.size
+    population = math.comb(deck, size) * math.comb(deck - size, size) // 2
+    return FlipCensus("exact", size, deck, population, 0, None, tuple(groups))
 
-    def outcomes(self, rows: slice) -> tuple[IntArray, IntArray]:
-        """(outcome, exception) of every pair (row class first): 1 first wins, -1 second wins, 0 tie."""
-        outcome = np.sign(self.values[rows, None] - self.values[None, :])
-        exception = np.zeros_like(outcome)
-        if self.winner.shape[1]:
-            first = (self.winner[rows] @ self.loser.T) > 0
-            second = (self.loser[rows] @ self.winner.T) > 0
-            both = self.qualifies[rows, None] & self.qualifies[None, :]
-            exception = np.where(both, first.astype(np.int64) - second.astype(np.int64), 0)
-            outcome = np.where(exception != 0, exception, outcome)
-        return outcome, exception
+
+def _group(
+    cause: str, first: str, second: str, pairs: int, example: tuple[FlipHand, FlipHand] | None, want_a: int, want_b: int
+) -> FlipGroup:
+    shown_a, shown_b = (want_a, want_b) if example is not None else (None, None)
+    return FlipGroup(cause, first, second, pairs, None, None, example, shown_a, shown_b, want_a, want_b)
 
 
-def exact_census(
-    a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, classes: Sequence[tuple[tuple[Card, ...], int]]
-) -> FlipCensus:
-    """Count every flipping pair of hands exactly, by class pairs, grouped by cause and categories."""
-    cards = [hand for hand, _ in classes]
-    hands_a = [hand_or_none(a, hand) for hand in cards]
-    hands_b = [hand_or_none(b, hand) for hand in cards]
-    if any(h is None for h in hands_a) or any(h is None for h in hands_b):
-        return sampled_census(a, b, deck, size, 20_000, 2026)
-    ha: list[Hand] = [h for h in hands_a if h is not None]
-    hb: list[Hand] = [h for h in hands_b if h is not None]
-    weights = np.array([weight for _, weight in classes], dtype=np.float64)
-    side_a, side_b = _Side(a, ha), _Side(b, hb)
-    labels = [flip_label(x.category, y.category) for x, y in zip(ha, hb, strict=True)]
-    label_names = sorted(set(labels))
-    label_id = np.array([label_names.index(name) for name in labels], dtype=np.int64)
-    names_a = sorted({h.category for h in ha})
-    category_a = np.array([names_a.index(h.category) for h in ha], dtype=np.int64)
-    moved = np.array([x.category != y.category for x, y in zip(ha, hb, strict=True)], dtype=bool)
-    qualifier_differs = side_a.qualifies != side_b.qualifies
-    ace = np.array([any(card.rank == "A" for card in hand) for hand in cards], dtype=bool)
-    ace_differs = a.ace != b.ace
-    groups = len(label_names)
-    size_keys = len(CAUSES) * KINDS * groups * groups
-    totals = np.zeros(size_keys, dtype=np.float64)
-    best: dict[int, tuple[int, int, int, int]] = {}  # key -> (value in A of first, value in B of second, i, j)
-    n = len(cards)
-    for start in range(0, n, ROWS_PER_BLOCK):
-        rows = slice(start, min(n, start + ROWS_PER_BLOCK))
-        outcome_a, exception_a = side_a.outcomes(rows)
-        outcome_b, exception_b = side_b.outcomes(rows)
-        flip = outcome_a > outcome_b  # A ranks the row hand higher than B does: a win lost, or a tie
-        # with a suit tie-break, equal classes are never a tie: suits decide, which a class cannot say
-        if a.tiebreak != "none":
-            flip &= outcome_a != 0
-        if b.tiebreak != "none":
-            flip &= outcome_b != 0
-        if not flip.any():
+def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.ndarray, dict[int, Candidate]]:
+    """Flips between parts of different rank multisets: totals per group key and the best pair of parts."""
+    totals = np.zeros(judge.key_count)
+    best: dict[int, Candidate] = {}
+    parts = np.arange(space.parts)
+    value_a, value_b = judge.value_a, judge.value_b
+    span_b = int(value_b.max()) + 1
+    for block in meet.blocks(ROWS_PER_BLOCK):
+        rows = block.rows(space.classes)
+        ii, jj, flipped = judge.flips(rows, parts, (value_a[rows], value_a, value_b[rows], value_b))
+        weights = meet.weights(block).at(ii, jj)
+        keep = weights > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
+        ii, jj, flipped, weights = ii[keep], jj[keep], flipped[keep], weights[keep]
+        if len(ii) == 0:
             continue
-        cause = np.select(
-            [
-                (exception_a != 0) | (exception_b != 0),
-                qualifier_differs[rows, None] | qualifier_differs[None, :],
-                moved[rows, None] | moved[None, :],
-                category_a[rows, None] != category_a[None, :],
-                np.broadcast_to(np.bool_(ace_differs), flip.shape) & (ace[rows, None] | ace[None, :]),
-            ],
-            [CAUSES.index(c) for c in ("beats", "qualifier", "category_membership", "category_order", "ace_rule")],
-            default=CAUSES.index("rank_order"),
-        )
-        kind = (outcome_a == 0) * 2 + (outcome_b == 0)  # 0: reversed, 1: a win becomes a tie, 2: a tie becomes a loss
-        keys = ((cause * KINDS + kind) * groups + label_id[rows, None]) * groups + label_id[None, :]
-        ii, jj = np.nonzero(flip)
-        ii += start
-        flipped_keys = keys[flip]
-        totals += np.bincount(flipped_keys, weights[ii] * weights[jj], minlength=size_keys)
-        score_a, score_b = side_a.values[ii], side_b.values[jj]
-        order = np.lexsort((-score_b, -score_a, flipped_keys))
-        firsts = np.ones(len(order), dtype=bool)
-        firsts[1:] = flipped_keys[order][1:] != flipped_keys[order][:-1]
-        for index in order[firsts]:
-            key = int(flipped_keys[index])
-            candidate = (int(score_a[index]), int(score_b[index]), int(ii[index]), int(jj[index]))
-            if key not in best or candidate[:2] > best[key][:2]:
-                best[key] = candidate
-    result = []
-    for found in np.nonzero(totals)[0].tolist():
-        code, rest = divmod(found, groups * groups)
-        cause_index, kind = divmod(code, KINDS)
-        want_a, want_b = OUTCOMES[kind]
-        first_label, second_label = divmod(rest, groups)
-        _, _, i, j = best[found]
-        example = None
-        for first, second in disjoint_variants(cards[i], cards[j], deck):
-            example = verified_example(a, b, first, second, want_a, want_b)
-            if example is not None:
-                break
-        result.append(
-            FlipGroup(
-                CAUSES[cause_index],
-                label_names[first_label],
-                label_names[second_label],
-                int(round(totals[found])),
-                None,
-                None,
-                example,
-                want_a if example else None,
-                want_b if example else None,
-                want_a,
-                want_b,
-            )
-        )
-    result.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
-    total = float(weights.sum())
-    population = int(total) * (int(total) - 1) // 2
-    return FlipCensus("exact", size, len(deck), population, 0, None, tuple(result))
+        totals += np.bincount(flipped, weights, minlength=len(totals))
+        # the strongest pair of each group: A's value of the first, then B's of the second
+        score = value_a[rows[ii]] * span_b + value_b[jj]
+        top = np.full(len(totals), -1, dtype=np.int64)
+        np.maximum.at(top, flipped, score)
+        winners = np.flatnonzero(score == top[flipped])
+        found, first = np.unique(flipped[winners], return_index=True)
+        for group_key, index in zip(found.tolist(), winners[first].tolist(), strict=True):
+            candidate = (int(value_a[rows[ii[index]]]), int(value_b[jj[index]]), int(rows[ii[index]]), int(jj[index]))
+            if group_key not in best or candidate[:2] > best[group_key][:2]:
+                best[group_key] = candidate
+    return totals, best
+
+
+def _hands_by_part(space: HandSpace) -> tuple[IntArray, IntArray]:
+    order = np.argsort(space.part, kind="stable")
+    starts = np.searchsorted(space.part[order], np.arange(space.parts + 1))
+    return order, starts
+
+
+def _meeting_hands(space: HandSpace, by_part: tuple[IntArray, IntArray], first: int, second: int) -> tuple[int, int]:
+    """A hand of part ``first`` and one of part ``second`` that share no card (the weights say one exists)."""
+    order, starts = by_part
+    firsts = order[starts[first] : starts[first + 1]]
+    seconds = order[starts[second] : starts[second + 1]]
+    for hand in firsts.tolist():
+        apart = (space.masks[seconds] & space.masks[hand]) == 0
+        if apart.any():
+            return hand, int(seconds[int(np.argmax(apart))])
+    raise RuntimeError("internal error: two parts counted as meeting share a card in every pair")

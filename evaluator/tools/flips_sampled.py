@@ -1,17 +1,15 @@
 """Judging flipping pairs of hands (see :mod:`evaluator.tools.flips`): causes, examples, the sampled census.
 
-The helpers here are shared by the exact count (:mod:`evaluator.tools.flips_exact`),
-the suit tie-break count (:mod:`evaluator.tools.flips_suits`) and the census
-that picks between them (:mod:`evaluator.tools.flips`).
+The helpers here are shared by the exact count (:mod:`evaluator.tools.flips_exact`)
+and the census that picks between them (:mod:`evaluator.tools.flips`). A
+sampled pair is two hands dealt from one deck, so they never share a card.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,7 +49,9 @@ def flip_cause(
         return "category_membership"
     if first[0].category != second[0].category:
         return "category_order"
-    if first[0].strength[:3] == second[0].strength[:3] or first[1].strength[:3] == second[1].strength[:3]:
+    if (a.tiebreak != "none" and first[0].strength[:3] == second[0].strength[:3]) or (
+        b.tiebreak != "none" and first[1].strength[:3] == second[1].strength[:3]
+    ):
         return "suit_tiebreak"
     if a.ace != b.ace and any(card.rank == "A" for hand in cards for card in hand):
         return "ace_rule"
@@ -78,34 +78,6 @@ def verified_example(
     if a.compare(text_first, text_second) == outcome_a and b.compare(text_first, text_second) == outcome_b:
         return _flip_hand(first, a, b), _flip_hand(second, a, b)
     return None
-
-
-def disjoint_variants(
-    first: Sequence[Card], second: Sequence[Card], deck: Sequence[Card]
-) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
-    """Ways to deal ``second``'s class (its ranks, suited or not) next to ``first`` without a shared card.
-
-    Falls back to the pair as given when the deck cannot separate them.
-    """
-    suits = list(dict.fromkeys(card.suit for card in deck if card.suit is not None))
-    free = [card for card in deck if card not in set(first)]
-    ranks = Counter(card.rank for card in second)
-    suited = len(second) > 1 and len({card.suit for card in second}) == 1
-    found: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
-    if suited:
-        for suit in suits:
-            hand = tuple(Card(card.rank or "", suit) for card in second)
-            if all(card in free for card in hand):
-                found.append((tuple(first), hand))
-        return found or [(tuple(first), tuple(second))]
-    choices = [list(combinations([card for card in free if card.rank == rank], n)) for rank, n in ranks.items()]
-    for picked in product(*choices):
-        hand = tuple(card for group in picked for card in group)
-        if len(hand) == 1 or len({card.suit for card in hand}) > 1:
-            found.append((tuple(first), hand))
-            if len(found) >= 8:
-                break
-    return found or [(tuple(first), tuple(second))]
 
 
 def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:

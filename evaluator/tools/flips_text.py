@@ -51,13 +51,13 @@ def census_lines(census: FlipCensus, name_a: str, name_b: str) -> list[str]:
         return [f"Flips by cause: not looked for ({census.reason})"]
     if census.method == "exact":
         how = (
-            f"exact over hand classes: {census.population:,} pairs of {census.hand_size}-card hands "
-            f"from {census.common_deck} cards (suits left out)"
+            f"exact: all {census.population:,} pairs of {census.hand_size}-card hands that can meet "
+            f"(no shared card) from {census.common_deck} cards"
         )
     else:
         how = (
-            f"sampled: {census.sampled:,} pairs of {census.hand_size}-card hands, seed {census.seed}, "
-            "95% Wilson intervals"
+            f"sampled: {census.sampled:,} pairs of {census.hand_size}-card hands dealt from {census.common_deck} "
+            f"cards, seed {census.seed}, 95% Wilson intervals" + (f"; {census.reason}" if census.reason else "")
         )
     lines = [f"Flips by cause ({how})"]
     if not census.groups:

@@ -137,6 +137,11 @@ def _use(ruleset: Ruleset, shape: Shape) -> str:
     game = ruleset.game
     if game is not None and game.split:
         text += ", split " + " / ".join(s.name for s in game.split)
+    if ruleset.by_deal:
+        from ..deal.resolve import rules_text
+
+        keys = sorted({line.rsplit("(", 1)[-1].rstrip(")") for line in rules_text(ruleset) if "(" in line})
+        text += ", dealt street by street in dealing order (" + ", ".join(keys) + ")"
     return text
 
 
@@ -145,11 +150,49 @@ def pot_shares(ruleset: Ruleset, deal: Deal, shape: Shape) -> list[Fraction]:
     from ..compiled.fasthand import showdown
 
     own = shape_of(ruleset)
+    if ruleset.by_deal:
+        return dealt_pot_shares(ruleset, deal, own)
     holes = [hole[: own.hole] for hole in deal[0]]
     if own.board == 0:
         return showdown(ruleset, holes, "").fractions
     boards = [board[: own.board] for board in deal[1][: own.boards]]
     return showdown(ruleset, holes, boards if own.boards > 1 else boards[0]).fractions
+
+
+def dealt_pot_shares(ruleset: Ruleset, deal: Deal, own: Shape) -> list[Fraction]:
+    """The shares of a dealer's-choice game: each player's first cards are theirs in dealing order.
+
+    The hole cards given to a player are dealt to them in order (the game's streets
+    say which face up), the first run is the board given; extra cards and further
+    runs come from the cards nobody was given, in an order fixed by the deal (both
+    sides of a comparison see the same cards). In a declare game every player declares
+    the halves their cards win (cards speak), every half when they win none.
+    """
+    import random as plain_random
+
+    from ..deal.deal import BOTH, half_names
+    from ..deal.judge import deal_of
+    from ..deal.sample import Known, complete
+    from ..deal.settle import settle
+
+    id_of = {card: i for i, card in enumerate(ruleset.deck)}
+    holes = [[id_of[card] for card in hole[: own.hole]] for hole in deal[0]]
+    board = [id_of[card] for card in deal[1][0][: own.board]] if own.board and deal[1] else []
+    known = Known(len(holes), [[(card, None) for card in hole] for hole in holes], [], [(card, None) for card in board])
+    rest = known.left(ruleset)
+    plain_random.Random(hash(tuple(sorted(rest))) & 0xFFFFFFFF).shuffle(rest)
+    runs = complete(ruleset, known, rest)
+    declare = None
+    game = ruleset.game
+    if game is not None and game.declare is not None:
+        open_deal = deal_of(ruleset, runs, [False] * len(holes), None)
+        halves = settle(ruleset, open_deal).halves
+        names = half_names(ruleset)
+        declare = []
+        for seat in range(len(holes)):
+            won = [name for name, half in zip(names, halves, strict=False) if seat in half.winners]
+            declare.append(BOTH if len(won) == len(names) or not won else won[0])
+    return settle(ruleset, deal_of(ruleset, runs, [False] * len(holes), declare)).fractions
 
 
 def judge_deals(

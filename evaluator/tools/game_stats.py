@@ -24,7 +24,7 @@ import numpy as np
 from ..compiled.fast import ruleset_ranker
 from ..core.stats_math import wilson_interval
 from ..engine.evaluate import engine_for
-from .lowball import LowBreakdown, LowRow, breakdown_lines, low_label, top_rank
+from .lowball import LowBreakdown, LowRow, breakdown_lines, low_label, played_ranks, top_rank
 from .stats_format import format_odds
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ def _half_stats(
         distinct[hand.category] += 1
         qualified += number
         if half.direction == "low" and hand.category == winning:
-            tops[top_rank(half, hand.cards)] += number
+            tops[top_rank(half, played_ranks(hand))] += number
     rows = []
     for category in half.category_names:
         count = by_category.get(category, 0)

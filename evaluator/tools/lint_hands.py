@@ -129,7 +129,9 @@ class _HandSpace:
             return [card_of[v][suit] for v in combo]
         cards: list[Card] = []
         for index, (value, count) in enumerate(sorted(Counter(combo).items(), reverse=True)):
-            options = self.natural_suits[value]
+            # a rank whose every card is wild (deuces wild) is shown as its own cards: a wild
+            # card may stand for itself, so a played class can hold it
+            options = self.natural_suits[value] or tuple(self.ruleset.suits)
             start = index % len(options)  # rotate, so that different ranks take different suits
             cards += [card_of[value][options[(start + j) % len(options)]] for j in range(count)]
         if mixed and len(cards) >= 2 and len({card.suit for card in cards}) == 1:

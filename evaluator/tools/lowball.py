@@ -6,24 +6,35 @@ hands without pair, straight or flush that counts) is split by the highest card
 of the hand as the ruleset ranks cards (an ace is the lowest card when aces are
 low, the highest otherwise), best first.
 
-The counts are *exact* for deals of the hand size from a plain deck (one pack,
-no jokers, no wild cards): every hand class (rank multiset, suited or not) is
-valued once and weighted by the hands it stands for. Otherwise deals are
-*sampled* with a seed and each share is given with a 95% Wilson interval.
+The top card is read from the cards that play, wild cards counted as what the
+evaluator fills them with (in ace-to-five with the joker, ``A-2-3-5-X`` plays
+the joker as a four: a five-low).
+
+The counts are *exact* wherever the category table above them is: every
+class of deals is walked once, as the table counts them (rank classes, or
+suit classes where patterns read suits within the hand; seven-card razz deals
+too), and weighted by its number of deals
+(:func:`evaluator.compiled.counting.played_counts`). Deals the counter cannot
+walk are *sampled* with a seed and each share is given with a 95% Wilson
+interval.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..compiled.counting import played_counts
+from ..compiled.counts import deal_count
+from ..core.errors import PokerRulesError
 from ..core.stats_math import wilson_interval
 from .stats_format import format_odds
 
 if TYPE_CHECKING:
+    from ..engine.hand import Hand
     from ..rules.ruleset import Rules
     from ..ruleset import Ruleset
 
@@ -97,14 +108,23 @@ class LowBreakdown:
 
 def low_label(ruleset: Rules, top: str) -> str:
     """How a low hand is named by its top card (``7-low``; ``5-low (the wheel)`` where the ace plays low)."""
-    wheel = top == "5" and ruleset.rank_symbols[0] == "A"
+    wheel = top == "5" and ruleset.rank_symbols[0] == "A" and ruleset.hand_size == 5
     return f"{top}-low" + (" (the wheel)" if wheel else "")
 
 
-def top_rank(ruleset: Rules, cards: tuple[str, ...]) -> str:
-    """The highest rank among ``cards`` (text cards) in the ruleset's rank order."""
-    ranks = [card[:-1] for card in cards if len(card) > 1]
+def top_rank(ruleset: Rules, ranks: Iterable[str]) -> str:
+    """The highest of ``ranks`` (rank symbols) in the ruleset's rank order.
+
+    >>> from evaluator import load
+    >>> top_rank(load("ace-to-five"), ["A", "2", "5"]), top_rank(load("standard"), ["A", "2", "5"])
+    ('5', 'A')
+    """
     return max(ranks, key=ruleset.rank_symbols.index)
+
+
+def played_ranks(hand: Hand) -> tuple[str, ...]:
+    """The ranks of the cards ``hand`` plays, each wild card as the card it stands for."""
+    return tuple(card[:-1] for card in hand.played_as if len(card) > 1)
 
 
 def low_breakdown(
@@ -121,22 +141,23 @@ def low_breakdown(
         return None
     dealt = ruleset.hand_size if cards is None else cards
     category = ruleset.categories[-1].name if ruleset.categories else ""
-    from .flips import hand_classes, plain_deck
-
-    deck = list(ruleset.deck)
     tops: Counter[str] = Counter()
-    if dealt == ruleset.hand_size and plain_deck(ruleset, ruleset, deck):
-        for hand_cards, weight in hand_classes(deck, dealt):
-            hand = ruleset.engine.evaluate(list(hand_cards))
-            if hand.category == category and hand.qualifies:
-                tops[top_rank(ruleset, hand.cards)] += weight
-        deals, method, used_seed = math.comb(len(deck), dealt), "exact", None
+    try:
+        tally = played_counts(ruleset, dealt)
+    except PokerRulesError:
+        tally = None
+    if tally is not None:
+        for (name, qualifies, played), count in tally.items():
+            if name == category and qualifies and played:
+                tops[top_rank(ruleset, played)] += count
+        deals, method, used_seed = deal_count(ruleset, dealt), "exact", None
     else:
         rng = random.Random(seed)
+        deck = list(ruleset.deck)
         for _ in range(samples):
             hand = ruleset.engine.evaluate(rng.sample(deck, dealt))
             if hand.category == category and hand.qualifies:
-                tops[top_rank(ruleset, hand.cards)] += 1
+                tops[top_rank(ruleset, played_ranks(hand))] += 1
         deals, method, used_seed = samples, "sampled", seed
     rows = []
     for top in sorted(tops, key=ruleset.rank_symbols.index):

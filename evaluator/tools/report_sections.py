@@ -74,13 +74,14 @@ def cause_sections(census: FlipCensus, name_a: str, name_b: str) -> list[tuple[s
     exact = census.method == "exact"
     if exact:
         how = (
-            f"Counted exactly over hand classes: {census.population:,} pairs of {census.hand_size}-card hands "
-            f"from the {census.common_deck} cards both decks hold (suit tie-breaks left out)."
+            f"Counted exactly: every one of the {census.population:,} pairs of {census.hand_size}-card hands "
+            f"that can meet in one deal (no shared card) from the {census.common_deck} cards both decks hold."
         )
     else:
         how = (
-            f"Sampled: {census.sampled:,} pairs of {census.hand_size}-card hands dealt with seed {census.seed}; "
-            "counts are estimates over all pairs with 95% Wilson intervals."
+            f"Sampled: {census.sampled:,} pairs of {census.hand_size}-card hands dealt from one deck with seed "
+            f"{census.seed}; counts are estimates over the {census.population:,} pairs that can meet, "
+            "with 95% Wilson intervals."
         )
     sections = []
     for cause in census.causes():

@@ -375,6 +375,8 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     problem = game_cards_problem(ruleset, cards)
     if problem:
         raise UsageError(f"pokerrules stats: {problem}")
+    if ruleset.by_deal:
+        return _deal_command(ruleset, args, out)
     if needs_game_sampling(ruleset):
         return _game_command(ruleset, args, out)
     from ..core.progress import Progress
@@ -402,6 +404,11 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
     if game is None or cards is None:
         return None
     dealt = game.hole + game.board
+    if ruleset.by_deal:
+        return (
+            f"--cards {cards}: {ruleset.name} is dealt street by street and its hands depend on the deal; "
+            "counting {cards} cards would be another game. Leave out --cards (--players sets the table)"
+        ).replace("{cards}", str(cards))
     if needs_game_sampling(ruleset):
         from .game_stats import use_text
 
@@ -418,6 +425,60 @@ def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
     return None
 
 
+#: Deals of a dealer's-choice game dealt for stats at most (each is walked in Python: about 10,000 a second).
+MAX_DEALT_SAMPLES = 2_000_000
+
+
+def _checked_seed(args: argparse.Namespace) -> int | None:
+    """``--seed``, a whole number from 0 to 2^64 - 1 (O118 otherwise: NumPy refuses the rest)."""
+    from ..odds.cluster import check_seed
+
+    seed = getattr(args, "seed", None)
+    return None if seed is None else check_seed(seed)
+
+
+def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
+    """``stats`` of a dealer's-choice game: real deals of ``--players`` seats, sampled."""
+    from .deal_stats import (
+        DEFAULT_DEALS,
+        DEFAULT_PLAYERS,
+        deal_stats,
+        deal_table_dict,
+        render_deal_csv,
+        render_deal_text,
+    )
+
+    deals = getattr(args, "samples", None)
+    deals = DEFAULT_DEALS if deals is None else deals
+    players = getattr(args, "players", None)
+    players = DEFAULT_PLAYERS if players is None else players
+    if not 1 <= deals <= MAX_DEALT_SAMPLES:
+        raise UsageError(
+            f"pokerrules stats: --samples must be from 1 to {MAX_DEALT_SAMPLES:,} for a dealer's-choice game"
+        )
+    game = ruleset.game
+    per_seat = game.hole if game is not None else ruleset.hand_size
+    board = (game.board * game.runs) if game is not None else 0
+    if not players >= 1 or players * per_seat + board > ruleset.deck_size:
+        raise UsageError(
+            f"pokerrules stats: --players {players}: {ruleset.name}'s {ruleset.deck_size} cards deal at most "
+            f"{max((ruleset.deck_size - board) // max(per_seat, 1), 1)} players"
+        )
+    seed = _checked_seed(args)
+    bar = Bar(f"dealing {ruleset.name}, {deals:,} deals of {players} players")
+    try:
+        table = deal_stats(ruleset, deals, players, 2026 if seed is None else seed, bar)
+    finally:
+        bar.finish()
+    if args.json:
+        out.write(json_dumps(deal_table_dict(table, ruleset), indent=2) + "\n")
+    elif args.csv:
+        out.write(render_deal_csv(table))
+    else:
+        out.write(render_deal_text(table, ruleset))
+    return EXIT_OK
+
+
 def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
     """``stats`` of a must-use or hi-lo game: sampled final hands per half."""
     from .game_stats import game_stats, game_table_dict, render_game_csv, render_game_text
@@ -425,7 +486,7 @@ def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
     samples = getattr(args, "samples", None) or 50_000
     if samples < 1:
         raise UsageError("pokerrules stats: --samples must be at least 1")
-    seed = getattr(args, "seed", None)
+    seed = _checked_seed(args)
     bar = Bar(f"dealing {ruleset.name}, {samples:,} deals")
     try:
         table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)

@@ -1,0 +1,67 @@
+"""The candidate hands of ``diff`` from the parts of an exact flip census.
+
+When the flip census counts exactly (:mod:`evaluator.tools.flips`), every hand
+of the common deck has been sorted into parts -- the hands of one rank class
+that play alike under both rulesets -- and each part valued under both. Those
+parts are the candidate hands of the report, all of them: a part whose
+category differs between the rulesets is a reclassified hand class; the parts
+both rulesets put in one category are the representatives of that category,
+of which the examples only need the strongest and weakest under B (those are
+valued through the generic engine, to be shown and verified).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .diff_basis import hand_or_none
+from .diff_types import Representative, Scan
+
+if TYPE_CHECKING:
+    from .flips_judge import PartJudge
+
+EXAMPLE_TRIES = 60  # representatives per end of a category, as the example search tries them
+
+
+def scan_parts(judge: PartJudge) -> Scan:
+    """The :class:`Scan` of every part of the census's hand space.
+
+    >>> from evaluator import load
+    >>> from evaluator.tools.diff import common_deck
+    >>> from evaluator.tools.flips import flip_census
+    >>> a, b = load("standard"), load("four-flush")
+    >>> _, parts = flip_census(a, b, common_deck(a, b))
+    >>> count, cards = scan_parts(parts).moved[("high_card", "four_flush")]
+    >>> count  # every rank set of five that is no straight has its four flushes
+    1277
+    """
+    space = judge.space
+    a, b = space.a.ruleset, space.b.ruleset
+    scan = Scan()
+    categories_a, categories_b = judge.side_a.categories, judge.side_b.categories
+    by_pair: dict[tuple[str, str], list[int]] = {}
+    for part, pair in enumerate(zip(categories_a, categories_b, strict=True)):
+        by_pair.setdefault(pair, []).append(part)
+    for (category_a, category_b), parts in by_pair.items():
+        members = np.array(parts)
+        strength = judge.value_b[members]
+        if category_a != category_b:
+            strongest = int(members[np.argmax(strength)])
+            scan.moved[(category_a, category_b)] = (len(parts), judge.cards[strongest])
+            continue
+        order = members[np.argsort(strength, kind="stable")]
+        ends = (
+            order
+            if len(order) <= 2 * EXAMPLE_TRIES
+            else np.concatenate([order[:EXAMPLE_TRIES], order[-EXAMPLE_TRIES:]])
+        )
+        found: list[Representative] = []
+        for part in ends.tolist():
+            cards = judge.cards[part]
+            hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
+            if hand_a is not None and hand_b is not None:
+                found.append((cards, hand_a, hand_b))
+        scan.same[category_a] = found
+    return scan

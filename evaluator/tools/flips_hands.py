@@ -1,0 +1,280 @@
+"""Every hand of a plain common deck, as the exact flip census sees it (see :mod:`evaluator.tools.flips`).
+
+The deck both rulesets hold is *plain* when it is one pack of every rank in
+every suit, no card of it is wild under either ruleset and the two hand sizes
+agree. Then every hand of it (2,598,960 five-card hands of 52 cards) is ranked
+under both rulesets at once on the compiled tables (``rank_many``), and the
+hands are sorted into:
+
+- **rank multisets** ``R`` (the ranks held, suits ignored) and **rank classes**
+  (a rank multiset, one-suited or not: 7,462 for five cards of 52);
+- **parts**: the hands of one rank class that both rulesets value alike (same
+  value under A, same value under B, suit tie-breaks left out). A class whose
+  hands all play alike is one part. Patterns that read suits within the hand
+  (``flush(4)``, ``run(4, flush)``) split a class: a four flush and a plain
+  ace-high hand of the same ranks are two parts.
+
+The largest part of each class is its *base*; the others are *exceptional*
+(the four flushes of each rank set, the bobtails ...). Pairs of hands that can
+meet are counted on rank classes in closed form and corrected by the
+exceptional parts (:mod:`evaluator.tools.flips_meet`); two hands of the same
+rank multiset are judged hand by hand (:mod:`evaluator.tools.flips_within`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..compiled.every_hand import MAX_EVERY_HAND, all_combinations, rank_every
+from ..rules.pattern_ast import needs_suits, term_kinds
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..rules.cards import Card
+    from ..ruleset import Ruleset
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
+
+MAX_GENERIC_HANDS = 20_000  # hands a ruleset without a vectorised ranking may rank one by one
+MAX_DECK_BITS = 63  # a hand is a bit mask of its cards
+
+
+def why_not_plain(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> str | None:
+    """Why pairs of hands from ``deck`` cannot be counted exactly, or None when they can."""
+    ranks = list(dict.fromkeys(card.rank for card in deck))
+    suits = list(dict.fromkeys(card.suit for card in deck))
+    if any(card.rank is None for card in deck):
+        return "a joker is in both decks"
+    if len(set(deck)) != len(deck):
+        return "the decks share several packs"
+    if len(deck) != len(ranks) * len(suits):
+        return "the common deck does not hold every rank in every suit"
+    if a.hand_size != b.hand_size:
+        return "the hand sizes differ"
+    for side in (a, b):
+        wild = side.wild
+        if wild.lowest_rank or any(card in wild.cards or card.rank in wild.ranks for card in deck):
+            return f"{side.name} has wild cards among the cards both decks hold"
+        if any(_reads_suits(pattern) for beat in side.beats for pattern in (beat.winner, beat.loser)):
+            return f"a beats: rule of {side.name} reads suits"
+        if side.qualifier is not None and side.engine.by_suit_class:
+            return f"{side.name} has a qualifier and patterns that read suits within the hand"
+    if len(deck) > MAX_DECK_BITS:
+        return f"the common deck has {len(deck)} cards, more than {MAX_DECK_BITS}"
+    hands = math.comb(len(deck), a.hand_size)
+    if hands > MAX_EVERY_HAND:
+        return f"{hands:,} hands of {a.hand_size} cards, more than {MAX_EVERY_HAND:,} are ranked at once"
+    if hands > MAX_GENERIC_HANDS and any(_ranker(side).mode == "generic" for side in (a, b)):
+        return "a ruleset's hands are ranked only one by one by the generic evaluator"
+    return None
+
+
+def _reads_suits(compiled: Any) -> bool:
+    pattern = compiled.pattern
+    return needs_suits(pattern) or "suit" in term_kinds(pattern)
+
+
+def _ranker(ruleset: Ruleset) -> Any:
+    from ..compiled.fast import ruleset_ranker
+
+    return ruleset_ranker(ruleset)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One ruleset's values of every hand: with the suit tie-break (``full``) and without (``plain``)."""
+
+    ruleset: Ruleset
+    full: IntArray  # as rank_many gives it: bigger wins, suit tie-break included
+    plain: IntArray  # the same order with the suit tie-break left out
+    tiebreak: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpace:
+    """Every hand of the common deck, ranked under both rulesets and sorted into classes and parts.
+
+    Card ``i`` of ``deck`` has rank ``i // suits`` and suit ``i % suits``.
+    Arrays indexed by hand: ``cards``, ``masks``, ``multiset``, ``klass``,
+    ``part``; by rank multiset: ``counts``; by rank class: ``class_multiset``,
+    ``class_flush``; by part: ``part_class``, ``part_size``, ``part_hand``
+    (one hand of it). Parts are numbered bases first (part ``c`` is the base
+    of class ``c``), then the exceptional parts.
+    """
+
+    deck: tuple[Card, ...]
+    size: int
+    suits: int
+    ranks: int
+    cards: np.ndarray  # (hands, size) card indices, increasing (small integers)
+    masks: IntArray  # (hands,) one bit per card
+    a: Side
+    b: Side
+    multiset: IntArray  # (hands,) rank multiset index
+    counts: IntArray  # (multisets, ranks) cards of each rank
+    klass: IntArray  # (hands,) rank class index
+    class_multiset: IntArray
+    class_flush: BoolArray
+    part: IntArray  # (hands,) part index
+    part_class: IntArray
+    part_size: IntArray
+    part_hand: IntArray
+
+    @property
+    def classes(self) -> int:
+        """How many rank classes (and so base parts) there are."""
+        return len(self.class_multiset)
+
+    @property
+    def parts(self) -> int:
+        """How many parts there are (bases and exceptional)."""
+        return len(self.part_class)
+
+    @property
+    def hands(self) -> int:
+        """How many hands the deck deals."""
+        return len(self.masks)
+
+    def hand_cards(self, hand: int) -> tuple[Card, ...]:
+        """The cards of hand number ``hand``."""
+        return tuple(self.deck[int(i)] for i in self.cards[hand])
+
+
+def _side(ruleset: Ruleset, deck: Sequence[Card], hands: IntArray) -> Side | str:
+    ranker = _ranker(ruleset)
+    tiebreak = ruleset.tiebreak != "none"
+    if tiebreak and ranker.mode != "suited":
+        return f"{ruleset.name}'s suit tie-break is not on the vectorised tables"
+    index = {card: i for i, card in enumerate(ruleset.deck)}
+    ids = np.array([index[card] for card in deck], dtype=np.int16)[hands]
+    full = rank_every(ruleset.rank_many, ids)
+    if (full < 0).any():
+        return f"some hands make no category in {ruleset.name}"
+    plain = full // ranker.suit_scale if tiebreak else full
+    return Side(ruleset, full, plain, tiebreak)
+
+
+def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
+    """Every hand of ``deck`` sorted into classes and parts, or why that cannot be done exactly.
+
+    >>> from evaluator import load
+    >>> from evaluator.tools.diff_basis import common_deck
+    >>> a, b = load("standard"), load("four-flush")
+    >>> space = hand_space(a, b, common_deck(a, b))
+    >>> space.hands, space.classes, space.parts
+    (2598960, 7462, 8739)
+    """
+    why = why_not_plain(a, b, deck)
+    if why is not None:
+        return why
+    size = a.hand_size
+    suit_names = list(dict.fromkeys(card.suit for card in deck))
+    rank_names = list(dict.fromkeys(card.rank for card in deck))
+    grid = [
+        card for rank in rank_names for suit in suit_names for card in deck if (card.rank, card.suit) == (rank, suit)
+    ]
+    suits, ranks = len(suit_names), len(rank_names)
+    hands = all_combinations(len(grid), size)
+    side_a, side_b = _side(a, grid, hands), _side(b, grid, hands)
+    if isinstance(side_a, str):
+        return side_a
+    if isinstance(side_b, str):
+        return side_b
+    # a rank multiset as a number (the count of rank r is its digit r in base suits + 1), and
+    # the hand as a bit mask, both summed card by card from small tables
+    card_ids = np.arange(len(grid), dtype=np.int64)
+    digit = np.int64(suits + 1) ** (card_ids // suits)
+    bit = np.int64(1) << card_ids
+    code = digit[hands[:, 0]].copy()
+    masks = bit[hands[:, 0]].copy()
+    flush = np.full(len(hands), size > 1)
+    first_suit = hands[:, 0] % suits
+    for column in range(1, size):
+        code += digit[hands[:, column]]
+        masks |= bit[hands[:, column]]
+        flush &= hands[:, column] % suits == first_suit
+    codes, multiset = np.unique(code, return_inverse=True)
+    multiset = multiset.reshape(-1)
+    counts = (codes[:, None] // np.int64(suits + 1) ** np.arange(ranks, dtype=np.int64)) % (suits + 1)
+    # rank classes: a multiset, and its one-suited hands apart when it can have any
+    flushable = (counts.max(axis=1) <= 1) & (size > 1)
+    per_multiset = 1 + flushable.astype(np.int64)
+    offset = np.cumsum(per_multiset) - per_multiset
+    klass = offset[multiset] + flush
+    class_multiset = np.repeat(np.arange(len(counts), dtype=np.int64), per_multiset)
+    class_flush = np.zeros(len(class_multiset), dtype=bool)
+    class_flush[offset[flushable] + 1] = True
+    part, part_class, part_size, part_hand = _parts(klass, side_a.plain, side_b.plain, len(class_multiset))
+    for side in (side_a, side_b):
+        why = _tiebreak_reason(side, class_multiset[part_class], part_hand)
+        if why is not None:
+            return why
+    return HandSpace(
+        deck=tuple(grid),
+        size=size,
+        suits=suits,
+        ranks=ranks,
+        cards=hands,
+        masks=masks,
+        a=side_a,
+        b=side_b,
+        multiset=multiset.astype(np.int64),
+        counts=counts,
+        klass=klass,
+        class_multiset=class_multiset,
+        class_flush=class_flush,
+        part=part,
+        part_class=part_class,
+        part_size=part_size,
+        part_hand=part_hand,
+    )
+
+
+def _tiebreak_reason(side: Side, part_multiset: IntArray, part_hand: IntArray) -> str | None:
+    """A suit tie-break must only ever decide hands of one rank multiset (else suits
+    would order hands of different ranks, which the census does not model)."""
+    if not side.tiebreak:
+        return None
+    plain = side.plain[part_hand]
+    if len(np.unique(plain)) != len(np.unique(np.stack([plain, part_multiset], axis=1), axis=0)):
+        return f"{side.ruleset.name}'s suit tie-break decides between hands of different ranks"
+    return None
+
+
+def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) -> tuple[IntArray, ...]:
+    """Part of every hand (bases first), and per part: its class, size and one hand."""
+    span_a, span_b = int(plain_a.max()) + 1, int(plain_b.max()) + 1
+    if classes * span_a * span_b < 2**62:
+        key = (klass * span_a + plain_a) * span_b + plain_b
+        found, first, inverse, sizes = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+        found_class = found // (span_a * span_b)
+    else:
+        stacked = np.stack([klass, plain_a, plain_b], axis=1)
+        rows, first, inverse, sizes = np.unique(
+            stacked, axis=0, return_index=True, return_inverse=True, return_counts=True
+        )
+        found_class = rows[:, 0]
+    inverse = inverse.reshape(-1)
+    # the base of a class: its largest part (the first found on a tie)
+    order = np.lexsort((np.arange(len(found_class)), -sizes, found_class))
+    is_base = np.zeros(len(found_class), dtype=bool)
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = found_class[order][1:] != found_class[order][:-1]
+    is_base[order[starts]] = True
+    number = np.empty(len(found_class), dtype=np.int64)
+    number[is_base] = found_class[is_base]
+    exceptional = np.nonzero(~is_base)[0]
+    number[exceptional] = classes + np.arange(len(exceptional))
+    part_class = np.empty(len(found_class), dtype=np.int64)
+    part_size = np.empty(len(found_class), dtype=np.int64)
+    part_hand = np.empty(len(found_class), dtype=np.int64)
+    part_class[number] = found_class
+    part_size[number] = sizes
+    part_hand[number] = first
+    return number[inverse], part_class, part_size, part_hand

@@ -1,0 +1,320 @@
+"""How many pairs of hands can meet in one deal: the weights of the exact flip census.
+
+Two hands can meet when they share no card. The census (see
+:mod:`evaluator.tools.flips`) needs, for every two parts of different rank
+multisets (:mod:`evaluator.tools.flips_hands`), the number of ordered pairs
+(a hand of the first, a hand of the second) that share no card. With ``S``
+suits and ``m(r)`` cards of rank ``r``:
+
+- one hand of multiset ``R1`` leaves ``T(R1, R2) = prod_r C(S - m1(r), m2(r))``
+  hands of multiset ``R2`` free (suits are chosen per rank, away from the
+  cards taken); a one-suited hand leaves the same number;
+- two one-suited hands meet unless they are of one suit and share a rank:
+  ``S (S - 1)`` ordered pairs, ``S S`` when the ranks are apart;
+- so the four pairs of rank classes (one-suited or not, on each side) follow
+  by subtraction.
+
+An exceptional part is not a whole class: against a whole class it counts
+its hands' free hands one by one, through the rank masks of each of its
+suits (a one-suited hand of ``R2`` is free of a hand when the hand holds no
+rank of ``R2`` in that suit). Two exceptional parts are counted by inclusion
+and exclusion over the cards their hands share
+(:mod:`evaluator.tools.flips_overlap`). The base part of a class is its class
+minus its exceptional parts, which is where the subtractions below come from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .flips_overlap import ExceptionalOverlap
+
+if TYPE_CHECKING:
+    from .flips_hands import HandSpace
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Rows of the census: the base parts of classes ``start``..``stop`` and their exceptional parts."""
+
+    start: int
+    stop: int
+    first_exceptional: int  # exceptional part numbers (from 0) of these classes
+    stop_exceptional: int
+
+    def rows(self, classes: int) -> IntArray:
+        """The part numbers of the rows: bases, then exceptional parts."""
+        bases = np.arange(self.start, self.stop, dtype=np.int64)
+        return np.concatenate([bases, classes + np.arange(self.first_exceptional, self.stop_exceptional)])
+
+
+class MeetCounter:
+    """Ordered pairs of hands that share no card, part against part (see the module docstring).
+
+    ``symmetric``: the rules cannot tell one suit from another (no pattern names
+    a suit), so the exceptional parts may be paired one orbit of suit renamings
+    at a time.
+    """
+
+    def __init__(self, space: HandSpace, symmetric: bool) -> None:
+        self.space = space
+        suits = space.suits
+        self.suits = suits
+        counts = space.counts
+        multisets = len(counts)
+        self.total = np.array([np.prod([comb(suits, int(m)) for m in row]) for row in counts], dtype=np.int64)
+        self.flushable = (counts.max(axis=1) <= 1) & (space.size > 1)
+        self.rank_mask = ((counts > 0).astype(np.int64) << np.arange(space.ranks, dtype=np.int64)).sum(axis=1)
+        # T(R1, R2) = prod_r C(S - m1(r), m2(r)) as exp(phi(R1) . psi(R2)): phi marks the ranks R1
+        # holds a times, psi holds log C(S - a, m2(r)) at (a, r); a rank overfull is no free hand at all
+        levels = np.arange(suits + 1)
+        binomial = np.array([[comb(suits - a, k) for k in levels] for a in levels], dtype=np.float64)
+        self.count_marks = (counts[:, None, :] == levels[None, :, None]).reshape(multisets, -1).astype(np.float64)
+        self.log_free = np.log(np.maximum(binomial, 1.0))[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
+        self.no_free = (binomial == 0)[:, counts].transpose(1, 0, 2).reshape(multisets, -1).astype(np.float64)
+        self.free = self._free_table()
+        classes = space.classes
+        self.classes = classes
+        self.class_multiset = space.class_multiset
+        self.class_flush = space.class_flush
+        self.class_factors = self._class_factors()
+        self.exceptional_class = space.part_class[classes:]
+        self.exceptional_multiset = space.class_multiset[self.exceptional_class]
+        self.exceptional_size = space.part_size[classes:]
+        # free hands of every multiset against one hand of each exceptional part's multiset
+        exceptional_multisets, row = np.unique(self.exceptional_multiset, return_inverse=True)
+        self.exceptional_row = row.reshape(-1)
+        self.exceptional_free = self.free[exceptional_multisets]
+        self.part_multiset = space.class_multiset[space.part_class]
+        self.col_slot = np.full(classes, -1, dtype=np.int64)
+        with_exceptions = np.unique(self.exceptional_class)
+        self.col_slot[with_exceptions] = np.arange(len(with_exceptions))
+        self._exceptional_hands(symmetric)
+
+    # --- free hands of one multiset against one hand of another -------------------------------
+
+    def _free_table(self) -> np.ndarray:
+        """(multisets, multisets): hands of multiset ``j`` that share no card with one hand of multiset
+        ``i``, built in slices (in the smallest integer type that holds them)."""
+        count = len(self.total)
+        dtype = np.int16 if int(self.total.max()) < 2**15 else np.int64
+        table = np.empty((count, count), dtype=dtype)
+        for start in range(0, count, 512):
+            marks = self.count_marks[start : start + 512]
+            free = np.rint(np.exp(marks @ self.log_free.T))
+            free[(marks @ self.no_free.T) > 0] = 0.0
+            table[start : start + 512] = free
+        return table
+
+    # --- whole classes ------------------------------------------------------------------------
+
+    def class_pairs(self, rows: IntArray, free_ahead: np.ndarray, free_back: np.ndarray) -> FloatArray:
+        """(rows, classes): ordered pairs of hands that share no card, class ``rows[i]`` against every class.
+
+        ``free_ahead`` is T12 (hands of each class's multiset free of one hand of each row's),
+        ``free_back`` T21. With F one-suited classes, N the others, f "the multiset can be
+        one-suited": F-F ``both``; F-N ``S T12 - both``; N-F ``S T21 - both``; N-N ``all - f1 S T12
+        - f2 S T21 + both``, written as ``rest2 ahead1 T12 + rest1 back2 T21 + sign1 sign2 both``
+        with a factor per class.
+        """
+        ahead, back, rest, sign, masks = self.class_factors
+        s = self.suits
+        apart = (masks[rows][:, None] & masks[None, :]) == 0
+        result: FloatArray = rest[None, :] * ahead[rows][:, None] * free_ahead
+        result += rest[rows][:, None] * back[None, :] * free_back
+        result += sign[rows][:, None] * sign[None, :] * (s * (s - 1 + apart))
+        return result
+
+    def _class_factors(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:
+        """Per class: the factors of :meth:`class_pairs` (ahead, back, rest, sign) and its rank mask."""
+        s = self.suits
+        multiset = self.class_multiset
+        flush = self.class_flush.astype(np.float64)
+        rest = 1.0 - flush
+        flushable = self.flushable[multiset].astype(np.float64)
+        ahead = rest * (self.total[multiset] - flushable * s) + flush * s
+        back = s * (flush - rest * flushable)
+        sign = (2 * flush - 1) * flushable  # one-suited pairs count only between multisets that can be
+        return ahead, back, rest, sign, self.rank_mask[multiset]
+
+    # --- exceptional parts against whole classes ---------------------------------------------
+
+    def exceptional_rows(self, parts: IntArray) -> FloatArray:
+        """(parts, classes): exceptional parts (numbered from 0) against every class."""
+        m2 = self.class_multiset
+        every = self.exceptional_size[parts][:, None] * self.exceptional_free[self.exceptional_row[parts]][:, m2]
+        suited = self.suited_free[parts][:, self.flush_index[m2]]
+        return np.where(self.class_flush[None, :], suited, every - self.flushable[m2][None, :] * suited)
+
+    def exceptional_cols(self, classes: IntArray) -> FloatArray:
+        """(exceptional parts, classes): every exceptional part against the classes ``classes``."""
+        m2 = self.class_multiset[classes]
+        every = self.exceptional_size[:, None] * self.exceptional_free[self.exceptional_row][:, m2]
+        suited = self.suited_free[:, self.flush_index[m2]]
+        return np.where(self.class_flush[classes][None, :], suited, every - self.flushable[m2][None, :] * suited)
+
+    # --- exceptional parts against each other --------------------------------------------------
+
+    def _exceptional_hands(self, symmetric: bool) -> None:
+        space = self.space
+        classes = self.classes
+        hands = np.nonzero(space.part >= classes)[0]
+        hands = hands[np.argsort(space.part[hands], kind="stable")]
+        part = space.part[hands] - classes
+        # rank masks of each suit of each exceptional hand
+        cards = space.cards[hands].astype(np.int64)
+        suit_masks = np.zeros((len(hands), self.suits), dtype=np.int64)
+        for column in range(space.size):
+            bit = np.int64(1) << (cards[:, column] // self.suits)
+            suit_masks[np.arange(len(hands)), cards[:, column] % self.suits] |= bit
+        # suited_free[e, f]: (hand of e, one-suited hand of flushable multiset f) pairs sharing no card
+        flushable = np.nonzero(self.flushable)[0]
+        self.flush_index = np.full(len(self.total), len(flushable), dtype=np.int64)  # the last column: zeros
+        self.flush_index[flushable] = np.arange(len(flushable))
+        self.suited_free = np.zeros((len(self.exceptional_size), len(flushable) + 1))
+        if len(hands) and len(flushable):
+            span = np.int64(1) << space.ranks
+            key, ways = np.unique(np.repeat(part, self.suits) * span + suit_masks.reshape(-1), return_counts=True)
+            found_part, found_mask = key // span, key % span
+            bounds = np.searchsorted(found_part, np.arange(0, len(self.exceptional_size) + 512, 512))
+            for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
+                if lo == hi:
+                    continue
+                apart = (found_mask[lo:hi, None] & self.rank_mask[flushable][None, :]) == 0
+                weighted = apart * ways[lo:hi, None].astype(np.float64)
+                sums = group_sum(weighted, found_part[lo:hi], 0, len(self.exceptional_size))
+                self.suited_free[:, : len(flushable)] += sums
+        self.overlap = ExceptionalOverlap(space, hands, part, self.exceptional_size, symmetric)
+
+    @property
+    def feasible(self) -> bool:
+        """False when the exceptional parts are too many to pair up exactly."""
+        return self.overlap.feasible
+
+    def exceptional_pairs(self, first: int, stop: int) -> FloatArray:
+        """(stop - first, exceptional parts): exceptional parts ``first``..``stop`` against every exceptional part
+        (pairs of one rank multiset excepted: they are not needed)."""
+        return self.overlap.rows(first, stop)
+
+    # --- a block of rows ------------------------------------------------------------------------
+
+    def blocks(self, rows_per_block: int) -> list[Block]:
+        """Blocks of about ``rows_per_block`` classes with their exceptional parts."""
+        found = []
+        bounds = np.searchsorted(self.exceptional_class, np.arange(0, self.classes + rows_per_block, rows_per_block))
+        for index, start in enumerate(range(0, self.classes, rows_per_block)):
+            stop = min(self.classes, start + rows_per_block)
+            found.append(Block(start, stop, int(bounds[index]), int(bounds[index + 1])))
+        return found
+
+    def weights(self, block: Block) -> BlockWeights:
+        """The weights of the pairs of ``block``'s rows against every part (see :class:`BlockWeights`)."""
+        return BlockWeights(self, block)
+
+
+class BlockWeights:
+    """Ordered pairs of hands that share no card, a block's row parts against every part.
+
+    The pieces that need sums over exceptional parts are built once per block
+    (small: they only have rows or columns for classes with exceptional parts);
+    :meth:`at` then reads the weight of any pairs of (row, part).
+    Pairs of one rank multiset weigh zero (they are judged hand by hand).
+    """
+
+    def __init__(self, meet: MeetCounter, block: Block) -> None:
+        self.meet = meet
+        classes = meet.classes
+        self.rows = block.rows(classes)
+        self.bases = block.stop - block.start
+        bases = np.arange(block.start, block.stop)
+        own = np.arange(block.first_exceptional, block.stop_exceptional)
+        self.pairs = meet.exceptional_pairs(block.first_exceptional, block.stop_exceptional)  # (own, exceptional)
+        own_class = meet.exceptional_class[own] - block.start
+        # the classes of the block that have exceptional parts, and every class that has some
+        self.row_slot = np.full(self.bases, -1, dtype=np.int64)
+        row_classes, row_starts = np.unique(own_class, return_index=True)
+        self.row_slot[row_classes] = np.arange(len(row_classes))
+        col_classes, col_starts = np.unique(meet.exceptional_class, return_index=True)
+        self.col_slot = meet.col_slot
+        pairs_by_class = _reduce(self.pairs, col_starts, 1)  # (own, classes with some)
+        self.pairs_by_row = _reduce(self.pairs, row_starts, 0)  # (block classes with some, exceptional)
+        # own exceptional parts against whole classes, less the exceptional parts of those classes
+        self.exceptional_rows = meet.exceptional_rows(own)
+        self.exceptional_rows[:, col_classes] -= pairs_by_class
+        # every exceptional part against the whole classes of the block
+        self.exceptional_cols = meet.exceptional_cols(bases)  # (exceptional, bases)
+        self.from_rows = _reduce(self.exceptional_rows, row_starts, 0)  # (block classes with some, classes)
+        self.from_cols = _reduce(self.exceptional_cols, col_starts, 0)  # (classes with some, bases)
+        # base against base, all at once: whole classes less what their exceptional parts take
+        row_multiset = meet.class_multiset[bases]
+        ahead = meet.free[row_multiset][:, meet.class_multiset]
+        back = meet.free[:, row_multiset][meet.class_multiset].T
+        self.base_pairs = meet.class_pairs(bases, ahead, back)
+        self.base_pairs[row_classes] -= self.from_rows
+        self.base_pairs[:, col_classes] -= self.from_cols.T
+
+    def at(self, row: IntArray, part: IntArray) -> FloatArray:
+        """The weights of the pairs (``self.rows[row[k]]``, ``part[k]``)."""
+        meet = self.meet
+        classes = meet.classes
+        first = self.rows[row]
+        result = np.zeros(len(row))
+        base_row, base_col = first < classes, part < classes
+        # base against base: the whole classes, less what their exceptional parts take
+        pick = np.flatnonzero(base_row & base_col)
+        result[pick] = self.base_pairs[row[pick], part[pick]]
+        # base against exceptional
+        pick = np.flatnonzero(base_row & ~base_col)
+        if len(pick):
+            r, e = row[pick], part[pick] - classes
+            result[pick] = self.exceptional_cols[e, r] - _lookup(self.pairs_by_row, self.row_slot[r], e)
+        # exceptional against base, and against exceptional
+        pick = np.flatnonzero(~base_row & base_col)
+        result[pick] = self.exceptional_rows[row[pick] - self.bases, part[pick]]
+        pick = np.flatnonzero(~base_row & ~base_col)
+        result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes]
+        result[meet.part_multiset[first] == meet.part_multiset[part]] = 0.0
+        return result
+
+
+def _lookup(table: FloatArray, slot: IntArray, column: IntArray) -> FloatArray:
+    """``table[slot[k], column[k]]``, or 0 where ``slot[k]`` is -1 (no row)."""
+    result = np.zeros(len(slot))
+    has = slot >= 0
+    result[has] = table[slot[has], column[has]]
+    return result
+
+
+def _reduce(values: FloatArray, starts: IntArray, axis: int) -> FloatArray:
+    """Sums of runs of rows (axis 0) or columns (axis 1) starting at ``starts``."""
+    if len(starts) == 0:
+        shape = (0, values.shape[1]) if axis == 0 else (values.shape[0], 0)
+        return np.zeros(shape)
+    return np.add.reduceat(values, starts, axis=axis)
+
+
+def group_sum(values: FloatArray, group: IntArray, axis: int, groups: int) -> FloatArray:
+    """``values`` added up along ``axis`` by ``group`` (sorted: one group number per row, or per
+    column), into an axis of ``groups`` entries (groups that never occur stay zero).
+
+    >>> group_sum(np.array([[1.0], [2.0], [4.0]]), np.array([0, 0, 2]), 0, 3).tolist()
+    [[3.0], [0.0], [4.0]]
+    """
+    shape = (groups, values.shape[1]) if axis == 0 else (values.shape[0], groups)
+    result = np.zeros(shape)
+    if values.shape[axis] == 0:
+        return result
+    present, starts = np.unique(group, return_index=True)
+    sums = np.add.reduceat(values, starts, axis=axis)
+    if axis == 0:
+        result[present] = sums
+    else:
+        result[:, present] = sums
+    return result

@@ -1,0 +1,129 @@
+"""Pairs of exceptional hands that share no card, by inclusion and exclusion (see :mod:`evaluator.tools.flips_meet`).
+
+For two sets of hands ``P`` and ``Q`` the ordered pairs that share no card are
+``sum over card sets X of (-1)^|X| p(X) q(X)``, where ``p(X)`` counts the hands
+of ``P`` that hold every card of ``X`` (``X`` empty: all of them). Only sets
+``X`` inside some hand count, so the sum runs over the subsets of the
+exceptional hands, each tallied per part. Pairs of hands of the same rank
+multiset are not needed (the census judges them hand by hand), so ``X`` of a
+whole hand is left out.
+
+When the rules cannot tell suits apart, ``p(X)`` is the same for every renaming
+of the suits of ``X``: the subsets are tallied per orbit (the suit masks of
+``X`` sorted), and an orbit of ``k`` subsets adds ``c c^T / k`` for its tallies
+``c``, so the work shrinks by about the number of suit orders.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import factorial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .flips_hands import HandSpace
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+
+MAX_TERMS = 400_000_000  # products of tallies added up, over all subset orbits
+TERMS_PER_STEP = 4_000_000
+
+
+class ExceptionalOverlap:
+    """Ordered pairs of hands of two exceptional parts that share no card (different rank multisets only).
+
+    ``hands`` are hand numbers of ``space`` sorted by part, ``part`` their
+    exceptional part numbers (from 0), ``sizes`` the hands of each part.
+    """
+
+    def __init__(self, space: HandSpace, hands: IntArray, part: IntArray, sizes: IntArray, symmetric: bool) -> None:
+        self.parts = len(sizes)
+        self.sizes = sizes.astype(np.float64)
+        suits, ranks = space.suits, space.ranks
+        symmetric = symmetric and suits * ranks <= 62
+        # each card as a bit of its suit's rank mask (suit-major), so a card set's masks are bit fields
+        cards = space.cards[hands].astype(np.int64)
+        card_bit = (np.int64(1) << (cards // suits)) << (ranks * (cards % suits))
+        field = (np.int64(1) << ranks) - 1
+        tallies: list[tuple[IntArray, IntArray, FloatArray, FloatArray]] = []  # (orbit, part, tally, sign / orbit size)
+        for held in range(1, space.size):
+            codes, orbit_sizes = [], []
+            for positions in combinations(range(space.size), held):
+                code = card_bit[:, positions].sum(axis=1)
+                if symmetric:
+                    masks = (code[:, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field
+                    masks = -np.sort(-masks, axis=1)
+                    orbit = _orbit_sizes(masks, suits)
+                    code = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
+                else:
+                    orbit = np.ones(len(hands), dtype=np.int64)
+                codes.append(code)
+                orbit_sizes.append(orbit)
+            code, orbit = np.concatenate(codes), np.concatenate(orbit_sizes)
+            parts = np.tile(part, len(codes))
+            _, first, ids = np.unique(code, return_index=True, return_inverse=True)
+            found, tally = np.unique(ids.reshape(-1) * self.parts + parts, return_counts=True)
+            orbit_id = found // self.parts
+            sign = (-1.0) ** held / orbit[first[orbit_id]]
+            tallies.append((orbit_id, found % self.parts, tally.astype(np.float64), sign))
+        self.orbit = np.concatenate([t[0] + offset for t, offset in zip(tallies, _offsets(tallies), strict=True)])
+        self.part = np.concatenate([t[1] for t in tallies])
+        self.tally = np.concatenate([t[2] for t in tallies])
+        self.scale = np.concatenate([t[3] for t in tallies])
+        order = np.lexsort((self.part, self.orbit))
+        self.orbit, self.part, self.tally, self.scale = (
+            x[order] for x in (self.orbit, self.part, self.tally, self.scale)
+        )
+        bounds = np.flatnonzero(np.diff(self.orbit)) + 1
+        self.group_start = np.concatenate([[0], bounds])
+        self.group_size = np.diff(np.concatenate([self.group_start, [len(self.orbit)]]))
+        self.entry_group = np.repeat(np.arange(len(self.group_start)), self.group_size)
+        self.terms = float((self.group_size.astype(np.float64) ** 2).sum())
+
+    @property
+    def feasible(self) -> bool:
+        """False when the sum has too many terms to add up."""
+        return self.terms <= MAX_TERMS
+
+    def rows(self, first: int, stop: int) -> FloatArray:
+        """(stop - first, parts): parts ``first``..``stop`` against every exceptional part."""
+        result = np.outer(self.sizes[first:stop], self.sizes)
+        chosen = np.flatnonzero((self.part >= first) & (self.part < stop))
+        if len(chosen) == 0:
+            return result
+        span = self.group_size[self.entry_group[chosen]]
+        flat = np.zeros((stop - first) * self.parts)
+        ends = np.cumsum(span)
+        step_bounds = np.searchsorted(ends, np.arange(0, ends[-1] + TERMS_PER_STEP, TERMS_PER_STEP))
+        for lo, hi in zip(step_bounds[:-1], step_bounds[1:], strict=False):
+            if lo >= hi:
+                continue
+            entries, spans = chosen[lo:hi], span[lo:hi]
+            one = np.repeat(entries, spans)
+            offsets = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+            two = self.group_start[self.entry_group[one]] + offsets
+            weight = self.tally[one] * self.tally[two] * self.scale[one]
+            flat += np.bincount((self.part[one] - first) * self.parts + self.part[two], weight, minlength=len(flat))
+        return result + np.rint(flat).reshape(stop - first, self.parts)
+
+
+def _orbit_sizes(sorted_masks: IntArray, suits: int) -> IntArray:
+    """How many suit renamings of a card set give distinct sets: S! over the orders of equal suit masks."""
+    same = np.ones(len(sorted_masks), dtype=np.int64)
+    run = np.ones(len(sorted_masks), dtype=np.int64)
+    for column in range(1, suits):
+        repeat = sorted_masks[:, column] == sorted_masks[:, column - 1]
+        run = np.where(repeat, run + 1, 1)
+        same *= run
+    return factorial(suits) // same
+
+
+def _offsets(tallies: list[tuple[IntArray, IntArray, FloatArray, FloatArray]]) -> list[int]:
+    offsets, total = [], 0
+    for orbit, *_ in tallies:
+        offsets.append(total)
+        total += int(orbit.max()) + 1 if len(orbit) else 0
+    return offsets

@@ -1,0 +1,167 @@
+"""Flips between two hands of the same ranks, counted hand by hand (see :mod:`evaluator.tools.flips`).
+
+Two hands of one rank multiset differ only in their suits: a four flush
+against the plain hand of the same ranks, or two hands that a suit tie-break
+orders. Such pairs are judged hand against hand, with each ruleset's whole
+value (its suit tie-break included), among the pairs that share no card.
+
+The hands of a rank multiset are listed by position (its ranks high to low)
+and, per position, the suits held. Multisets of the same shape (the same
+counts per position) whose hands judge alike position by position -- the same
+order of values under each ruleset, the same categories -- give the same
+flips, so each such *signature* is judged once and counted once per multiset
+that has it. Standard against suits-bridge has a few dozen signatures for
+6,175 rank multisets.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .flips_hands import HandSpace
+    from .flips_judge import PartJudge
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+MAX_SAME_RANKS = 4096  # hands of one rank multiset judged pairwise
+
+
+@dataclass
+class WithinFlips:
+    """Flipping pairs of hands of the same ranks: counts per group key and one example pair each.
+
+    ``examples`` maps a group key to (A's value of the first hand, B's of the
+    second, first hand, second hand), hand numbers of the hand space.
+    """
+
+    counts: dict[int, int] = field(default_factory=dict)
+    examples: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+
+
+def _local_dense(group: IntArray, values: IntArray) -> IntArray:
+    """Dense ranks of ``values`` within each group of hands listed group by group (0 is the lowest)."""
+    shifted = values - values.min()
+    key = group * (int(shifted.max()) + 1) + shifted
+    order = np.argsort(key, kind="stable")
+    new_group = np.ones(len(order), dtype=bool)
+    new_group[1:] = group[order][1:] != group[order][:-1]
+    new_value = new_group.copy()
+    new_value[1:] |= key[order][1:] != key[order][:-1]
+    running = np.cumsum(new_value) - 1
+    start = np.maximum.accumulate(np.where(new_group, running, 0))
+    result = np.empty(len(order), dtype=np.int64)
+    result[order] = running - start
+    return result
+
+
+def _disagreeing(group: IntArray, level_a: IntArray, level_b: IntArray, groups: int) -> np.ndarray:
+    """Per group: True when the two levels order its members differently (ties included)."""
+    shifted = level_a - level_a.min()
+    order = np.argsort(group * (int(shifted.max()) + 1) + shifted, kind="stable")
+    same = group[order][1:] == group[order][:-1]
+    step_a = np.sign(np.diff(level_a[order]))
+    step_b = np.sign(np.diff(level_b[order]))
+    wrong = same & (step_a != step_b)  # within a run of equal A levels, B must not move either
+    found = np.zeros(groups, dtype=bool)
+    found[group[order][1:][wrong]] = True
+    return found
+
+
+def position_codes(space: HandSpace, hands: IntArray) -> IntArray:
+    """Per hand of ``hands``: the suits held at each position (its ranks high to low), one bit per suit.
+
+    Two hands of one rank multiset share no card exactly when their codes share no bit.
+    """
+    cards = space.cards[hands]
+    codes = np.zeros(len(hands), dtype=np.int64)
+    position = np.zeros(len(hands), dtype=np.int64)
+    for column in range(space.size - 1, -1, -1):  # ranks high to low
+        rank, suit = cards[:, column] // space.suits, (cards[:, column] % space.suits).astype(np.int64)
+        if column < space.size - 1:
+            position += rank != cards[:, column + 1] // space.suits
+        codes |= np.int64(1) << (position * space.suits + suit)
+    return codes
+
+
+def within_flips(space: HandSpace, judge: PartJudge) -> WithinFlips | None:
+    """Every flipping pair of hands of the same rank multiset, counted; None when a multiset has too many hands."""
+    sizes = np.bincount(space.multiset)
+    if sizes.max() > MAX_SAME_RANKS:
+        return None
+    if judge.side_a.has_beats or judge.side_b.has_beats:
+        looked_at = np.ones(len(sizes), dtype=bool)
+    else:  # hands both rulesets order alike cannot flip (hands that do not qualify all tie)
+        level_a = np.where(judge.side_a.qualifies[space.part], space.a.full, -1)
+        level_b = np.where(judge.side_b.qualifies[space.part], space.b.full, -1)
+        looked_at = _disagreeing(space.multiset, level_a, level_b, len(sizes))
+    found = WithinFlips()
+    if not looked_at.any():
+        return found
+    # the hands of the multisets looked at, multiset by multiset, each listed by position
+    chosen = np.flatnonzero(looked_at[space.multiset])
+    codes = position_codes(space, chosen)
+    multiset = space.multiset[chosen]
+    order = np.argsort(multiset * (int(codes.max()) + 1) + codes, kind="stable")
+    chosen, codes, multiset = chosen[order], codes[order], multiset[order]
+    columns = tuple(
+        _local_dense(multiset, values[chosen]).astype(np.int32)
+        for values in (space.a.full, space.b.full, space.a.plain, space.b.plain)
+    ) + (judge.features()[space.part[chosen]].astype(np.int32),)
+    bounds = np.flatnonzero(np.diff(multiset)) + 1
+    starts = np.concatenate([[0], bounds, [len(chosen)]])
+    by_signature: dict[bytes, list[tuple[int, int]]] = defaultdict(list)
+    for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+        shape = tuple(int(c) for c in space.counts[multiset[lo]][::-1] if c)
+        signature = repr(shape).encode() + b"".join(column[lo:hi].tobytes() for column in columns)
+        by_signature[signature].append((lo, hi))
+    for members in by_signature.values():
+        _judge_signature(space, judge, chosen, members, codes, columns, found)
+    return found
+
+
+def _judge_signature(
+    space: HandSpace,
+    judge: PartJudge,
+    chosen: IntArray,
+    members: list[tuple[int, int]],
+    codes: IntArray,
+    columns: tuple[np.ndarray, ...],
+    found: WithinFlips,
+) -> None:
+    """Judge the pairs of one signature (on its first multiset) and count them once per member."""
+    lo, hi = members[0]
+    hands = chosen[lo:hi]
+    parts = space.part[hands]
+    full_a, full_b, plain_a, plain_b = (column[lo:hi].astype(np.int64) for column in columns[:4])
+    suit_tie = np.zeros((len(hands), len(hands)), dtype=bool)
+    if judge.tiebreak_a:
+        suit_tie |= plain_a[:, None] == plain_a[None, :]
+    if judge.tiebreak_b:
+        suit_tie |= plain_b[:, None] == plain_b[None, :]
+    code = codes[lo:hi]
+    apart = (code[:, None] & code[None, :]) == 0  # the two hands share no card
+    first, second, keys = judge.flips(parts, parts, (full_a, full_a, full_b, full_b), apart, suit_tie)
+    if len(first) == 0:
+        return
+    present, counts = np.unique(keys, return_counts=True)
+    member_hands = np.stack([chosen[start:stop] for start, stop in members])  # position i of every member
+    for group_key, count in zip(present.tolist(), counts.tolist(), strict=True):
+        found.counts[group_key] = found.counts.get(group_key, 0) + count * len(members)
+        pick = int(np.flatnonzero(keys == group_key)[0])
+        i, j = first[pick], second[pick]
+        # the member whose first hand is strongest under A makes the example
+        scores = space.a.plain[member_hands[:, i]]
+        best = int(np.argmax(scores))
+        candidate = (
+            int(scores[best]),
+            int(space.b.plain[member_hands[best, j]]),
+            int(member_hands[best, i]),
+            int(member_hands[best, j]),
+        )
+        if group_key not in found.examples or candidate[:2] > found.examples[group_key][:2]:
+            found.examples[group_key] = candidate

@@ -10,10 +10,11 @@ compiled tables (``compare``, ``encode``, ``rank``, ``rank_many``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .core.errors import Diagnostic, RulesetError
 from .engine.evaluate import Engine, engine_for
@@ -30,6 +31,69 @@ if TYPE_CHECKING:
     from .engine.hand import Hand
 
 __all__ = ["Ruleset", "build_ruleset", "load", "table_refusal", "unusable"]
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+class built_per_ruleset:  # noqa: N801 - used as a decorator, named like one
+    """A method whose function is built once per ruleset: the fast path, with a face.
+
+    On the class it is the method as written (``help(Ruleset)`` and
+    ``inspect.signature(Ruleset.rank)`` show its parameters and docstring). On a
+    ruleset the first access builds the function (``build(ruleset)``), gives it
+    the method's name, docstring and signature, and stores it on the instance, so
+    every later call goes straight to it: no dispatch on the hot path.
+    """
+
+    def __init__(self, build: Callable[[Ruleset], Callable[..., Any]]) -> None:
+        self.build = build
+        self.method: Callable[..., Any] | None = None
+        self.name = ""
+
+    def __call__(self, method: Method) -> Method:
+        self.method = method
+        self.name = method.__name__
+        self.__doc__ = method.__doc__
+        return cast(Method, self)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Ruleset | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self.method
+        function = self.build(instance)
+        wear_the_face(function, self.method)
+        instance.__dict__[self.name] = function
+        return function
+
+
+def wear_the_face(function: Callable[..., Any], method: Callable[..., Any] | None) -> None:
+    """Give a built ``function`` the name, docstring and signature (without ``self``) of ``method``."""
+    if method is None:
+        return
+    signature = inspect.signature(method)
+    try:
+        function.__name__ = method.__name__
+        function.__qualname__ = method.__qualname__
+        function.__doc__ = method.__doc__
+        function.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=list(signature.parameters.values())[1:]
+        )
+    except (AttributeError, TypeError):  # a built-in or bound method takes no attributes: it keeps its own
+        pass
+
+
+def _ranker(ruleset: Ruleset) -> Any:
+    from .compiled.fast import ruleset_ranker
+
+    return ruleset_ranker(ruleset)
+
+
+def _comparer(ruleset: Ruleset) -> Callable[[Any, Any], int]:
+    from .compiled.fasthand import comparer
+
+    return comparer(ruleset)
 
 
 class Ruleset(Rules):
@@ -65,19 +129,24 @@ class Ruleset(Rules):
 
         return evaluate(self, cards)
 
-    @cached_property
-    def compare(self) -> Any:
-        """``compare(a, b)``: 1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
+    @built_per_ruleset(lambda ruleset: _comparer(ruleset))
+    def compare(self, a: str | Sequence[Card | str | int] | Hand, b: str | Sequence[Card | str | int] | Hand) -> int:
+        """1 when ``a`` wins, -1 when ``b`` wins, 0 for a tie.
+
+        ``a`` and ``b`` are cards (text such as ``"Ah Ad 2c 3c 4c"``, Card
+        objects or card ids; more cards than a hand: the best hand plays) or
+        :class:`Hand` objects. ``beats:`` exceptions and qualifiers apply.
 
         >>> load("standard").compare("Ah Ad 2c 3c 4c", "Kh Kd Qc Jc 9s")
         1
 
-        The attribute is a function built once per ruleset: card strings are
-        compared on the lookup tables, Hands and ``beats:`` by the generic path.
-        """
-        from .compiled.fasthand import comparer
+        Built once per ruleset: card strings are compared on the lookup tables,
+        Hands and ``beats:`` by the generic path.
 
-        return comparer(self)
+        Raises:
+            CardError: bad cards (C1xx, positioned). TypeError: neither cards nor a Hand.
+        """
+        return int(self.compare(a, b))
 
     def explain(self, a: str | Sequence[Card | str] | Hand, b: str | Sequence[Card | str] | Hand) -> Explanation:
         """Why ``a`` beats ``b`` (or not): the steps :meth:`compare` takes, in words.
@@ -145,36 +214,40 @@ class Ruleset(Rules):
 
     # --- the fast path: lookup tables (compiled/tables.py, compiled/fast.py) ---------
 
-    @cached_property
-    def encode(self) -> Any:
-        """``encode(cards) -> codes``: read ``cards`` once (text, Card objects or card
-        ids, checked against the deck) into codes for :attr:`rank`.
+    @built_per_ruleset(lambda ruleset: _ranker(ruleset).encoder)
+    def encode(self, cards: str | Sequence[Card | str | int], source: str = "<cards>") -> tuple[int, ...]:
+        """Read ``cards`` once (text, Card objects or card ids, checked against the
+        deck) into the codes :meth:`rank` takes.
 
         >>> rs = load("standard")
         >>> rs.rank(rs.encode("As Ks Qs Js Ts")) > rs.rank(rs.encode("9s 9h 9d 9c 2s 3d 4h"))
         True
 
-        Like :attr:`rank`, the attribute is the compiled function itself.
+        ``source`` names the cards in an error (``<cards>``). Like :meth:`rank`,
+        the method is the compiled function itself, built once per ruleset.
+
+        Raises:
+            CardError: bad cards (C1xx, positioned). TypeError: not cards at all.
         """
-        from .compiled.fast import ruleset_ranker
+        return tuple(self.encode(cards, source))
 
-        return ruleset_ranker(self).encoder
+    @built_per_ruleset(lambda ruleset: _ranker(ruleset).rank)
+    def rank(self, codes: Sequence[int]) -> int:
+        """The strength of an :meth:`encode`-d holding of any size from ``hand.min``
+        up (5, 6, 7 cards...), from compiled lookup tables.
 
-    @cached_property
-    def rank(self) -> Any:
-        """``rank(codes) -> int``: the strength of an :meth:`encode`-d holding of any
-        size from ``hand.min`` up (5, 6, 7 cards...), from compiled lookup tables.
+        >>> rs = load("standard")
+        >>> rs.rank(rs.encode("Kc Kd Ks 4h 4c")) > rs.rank(rs.encode("Ac Ad As Kh 2c"))
+        True
 
         Bigger wins in this ruleset's direction; equal strengths are equal hands
         (suit tie-breaks included); -1 means no category matches. ``beats:``
         exceptions are not applied (use :meth:`compare`), and a ruleset with a
         ``game:`` card-usage rule ranks one hand of at most ``hand.size`` cards.
-        The attribute is the compiled function itself (tables built or read from
+        The method is the compiled function itself (tables built or read from
         the disk cache on first use), so a call costs no extra dispatch.
         """
-        from .compiled.fast import ruleset_ranker
-
-        return ruleset_ranker(self).rank
+        return int(self.rank(codes))
 
     def rank_many(self, cards: Any) -> Any:
         """Strengths of many holdings at once, vectorised with NumPy.
@@ -185,7 +258,7 @@ class Ruleset(Rules):
 
         A Dask array (``pip install "pokerrules[dask]"``) gives a lazy Dask array:
         its blocks of rows are ranked on the workers (``map_blocks``), each worker
-        building the ruleset and its tables once (see ``evaluator/cluster.py``).
+        building the ruleset and its tables once (see ``evaluator/odds/cluster.py``).
         """
         from .odds.cluster import is_dask_array
 
@@ -207,7 +280,7 @@ class Ruleset(Rules):
         player's exact share of the pot, as ``showdown`` divides it (hi-lo
         halves, double boards, ties, ``beats:`` cycles); a row sums to 1, or to
         0 when no hand qualifies (the pot is carried). See
-        ``evaluator/batch_showdown.py``.
+        ``evaluator/compiled/batch_showdown.py``.
         """
         from .compiled.batch_showdown import showdown_many
 
@@ -226,7 +299,7 @@ class Ruleset(Rules):
         """Each player's equity, wins and ties: exact when the work allows, else sampled.
 
         Each hand is cards (``"AhKh"``) or a range (``"QQ+, AKs"``, ``"random"``).
-        Returns an :class:`evaluator.odds.OddsResult` (see ``evaluator/odds.py``);
+        Returns an :class:`evaluator.odds.odds.OddsResult` (see ``evaluator/odds/odds.py``);
         ``client`` (a ``dask.distributed.Client``) draws a sampled answer on a cluster. A
         dealer's-choice game takes each player's cards so far in dealing order and ``declare``
         (hi-lo declare strategies); see ``evaluator/odds/dealt.py``.
@@ -376,7 +449,7 @@ def table_refusal(ruleset: Rules, source: str | None = None) -> list[Diagnostic]
 def _too_wide(ruleset: Rules, source: str | None) -> list[Diagnostic]:
     """R104: a deck whose packs the lookup tables cannot hold for this hand size."""
     if ruleset.copies == 1:
-        # one pack always fits, whatever the hand, jokers and wild cards (tests/test_usable.py);
+        # one pack always fits, whatever the hand, jokers and wild cards (tests/test_check_load_agree.py);
         # so a one-pack load never imports NumPy just to ask
         return []
     from .compiled.table_layout import card_model

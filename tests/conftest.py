@@ -20,6 +20,7 @@ re-exported here.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -71,6 +72,17 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(folder))
         yield folder
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_rulesets_after_each_module() -> Iterator[None]:
+    """A test module's rulesets are let go when it ends, so a worker that runs many
+    modules holds the memory of its largest module, not of all of them."""
+    yield
+    from evaluator.rules.build import forget_loaded
+
+    forget_loaded()
+    gc.collect()
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

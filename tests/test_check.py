@@ -460,7 +460,7 @@ def test_exit_codes(tmp_path: Path) -> None:
     code, out, err = run_cli(["check", str(tmp_path / "missing.yaml"), str(bad)])
     assert code == 1 and err == ""
     assert out.splitlines()[0].startswith(f"{tmp_path / 'missing.yaml'}:1:1: error Y101: cannot read")
-    assert f"{bad}:2:1: error Y103" in out and out.endswith("checked 1 file: 2 errors\n")
+    assert f"{bad}:2:1: error Y103" in out and out.endswith("checked 2 files: 2 errors\n")
 
 
 def test_text_json_and_github_formats(tmp_path: Path) -> None:

@@ -267,7 +267,8 @@ def test_json_error_positions_in_a_ruleset_file(tmp_path: Path, capsys: pytest.C
 
 def test_text_errors_stay_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "showdown", "standard")
-    assert (code, out) == (2, "") and err == "pokerrules showdown: give at least one hand, or --from FILE\n"
+    assert (code, out) == (2, "") and err.startswith("usage: pokerrules showdown ")
+    assert err.endswith("\npokerrules showdown: give at least one hand, or --from FILE\n")
     code, out, err = run(capsys, "eval", "standard")
     assert (
         code == 2 and err.startswith("usage: pokerrules eval") and "error: the following arguments are required" in err
@@ -288,7 +289,7 @@ def test_check_reports_missing_paths_and_checks_the_rest(tmp_path: Path, capsys:
         == f"{tmp_path / 'nope.yaml'}:1:1: error Y101: cannot read {tmp_path / 'nope.yaml'}: no such file or directory"
     )
     assert f"{tmp_path / 'gone'}:1:1: error Y101" in out
-    assert lines[-1] == "checked 1 file: 2 errors"
+    assert lines[-1] == "checked 3 files: 2 errors"  # three paths asked for, two of them unreadable
 
 
 def test_a_clean_check_says_how_many_files_it_checked(capsys: pytest.CaptureFixture[str]) -> None:

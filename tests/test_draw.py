@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 import random
 from itertools import combinations
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 import evaluator
 from evaluator.cli.main import main
 from evaluator.core.errors import PokerRulesError
 from evaluator.draw.draw import NO_CATEGORY, best_exchange, draw_odds
+
+DRAW_SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "json" / "draw.schema.json").read_text())
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -91,6 +95,7 @@ def test_exchange_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "draw", "standard", "As Ad 7c 4h 2s", "--next", "Ah 9c 3d Kd 5s", "--json")
     assert code == 0
     data = json.loads(out)
+    jsonschema.Draft202012Validator(DRAW_SCHEMA).validate(data)
     assert data["discard"] == ["4h", "2s"]
     assert data["cards"] == ["As", "Ad", "7c", "Ah", "9c"]
     assert data["category"] == "three_of_a_kind" and data["description"] == "three aces"
@@ -169,7 +174,14 @@ def test_odds_errors_and_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert problem.value.code == "D111"
     code, out, _ = run(capsys, "draw", "standard", "9s 9h Kc Kd 4h", "--discard", "4h", "--json")
     data = json.loads(out)
+    jsonschema.Draft202012Validator(DRAW_SCHEMA).validate(data)
     assert code == 0 and data["draws"] == 47
     assert data["categories"]["full_house"] == {"count": 4, "probability": 4 / 47, "one_in": 11.75}
     code, _, err = run(capsys, "draw", "standard", "9s 9h Kc Kd 4h", "--discard", "4h", "--next", "2c")
-    assert code == 1 and "D114" in err
+    assert code == 2 and "usage: pokerrules draw" in err and "not allowed with argument" in err
+    code, _, err = run(capsys, "draw", "standard", "--discard", "4h")
+    assert code == 2 and "usage: pokerrules draw" in err and "--discard needs the hand" in err
+    code, _, err = run(capsys, "draw", "standard", "9s 9h Kc Kd 4h", "--against", "jacks-or-better-8-5", "--next", "2c")
+    assert code == 2 and "--against compares with the pay table of --paytable" in err
+    code, _, err = run(capsys, "draw", "standard", "9s 9h Kc Kd 4h")
+    assert code == 2 and "one of the arguments --next --discard --paytable is required" in err

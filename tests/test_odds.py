@@ -317,7 +317,8 @@ def test_cli_json_is_pinned_and_against_gives_one_object_per_ruleset(capsys: pyt
     data = json.loads(capsys.readouterr().out)
     assert list(data) == ["ruleset", "method", "deals", "seed", "players"]
     assert data["method"] == "exact" and data["deals"] == 990 and data["seed"] is None
-    assert list(data["players"][0]) == ["hand", "equity", "win", "tie", "std_error"]
+    assert list(data["players"][0]) == ["hand", "range", "combos", "equity", "win", "tie", "std_error"]
+    assert data["players"][0]["hand"] == ["Ah", "Kh"] and data["players"][0]["range"] is None
     assert (
         main(["odds", "holdem", "AhKh", "QsQd", "--board", "Th 7h 9c", "--against", "short-deck-holdem", "--json"]) == 0
     )

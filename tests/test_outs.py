@@ -102,6 +102,8 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert "9 outs of 47 unseen: 19.15% next card, 34.97% within two cards" in text
     assert main(["outs", "holdem", "9h 8h", "Ks Qd", "--board", "Kh 4h 2c", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["players"][0]["outs"] == 9 and data["players"][1]["behind"] is False
+    assert len(data["players"][0]["outs"]) == 9 and data["players"][1]["behind"] is False
+    assert data["players"][0]["hand"] == ["9h", "8h"] and "cards" not in data["players"][0]
+    assert data["players"][0]["outs"][0] == {"card": "2h", "description": "king-high flush", "share": 1.0}
     assert main(["outs", "holdem", "9h 8h", "Ks Qd", "--board", "Kh 4h 2x"]) == 1
     assert "C101" in capsys.readouterr().err

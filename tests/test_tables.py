@@ -38,8 +38,8 @@ import os
 import random
 import subprocess
 import sys
+import weakref
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -92,16 +92,26 @@ def physical_deck(rs: Ruleset) -> list[Card]:
     return [card for card in rs.deck for _ in range(1 if card.is_joker else rs.copies)]
 
 
-@cache
+# Per ruleset, without keeping it alive: a ruleset the tests are done with goes, with
+# its tables and the generic evaluator's caches (functools.cache kept every one).
+_WILD_CARDS: weakref.WeakKeyDictionary[Ruleset, list[Card]] = weakref.WeakKeyDictionary()
+_NATURALS: weakref.WeakKeyDictionary[Ruleset, dict[str, list[Card]]] = weakref.WeakKeyDictionary()
+
+
 def wild_cards(rs: Ruleset) -> list[Card]:
     """The physical cards that are always wild."""
-    fast = ranker(rs)
-    return [card for card in physical_deck(rs) if fast.model.static_wild[fast.id_of[card]]]
+    found = _WILD_CARDS.get(rs)
+    if found is None:
+        fast = ranker(rs)
+        found = _WILD_CARDS[rs] = [card for card in physical_deck(rs) if fast.model.static_wild[fast.id_of[card]]]
+    return found
 
 
-@cache
 def naturals_by_rank(rs: Ruleset) -> dict[str, list[Card]]:
     """The natural cards of each rank symbol (one of each; ``copies`` may repeat them)."""
+    found = _NATURALS.get(rs)
+    if found is not None:
+        return found
     fast = ranker(rs)
     out: dict[str, list[Card]] = {}
     for suit in rs.suits:
@@ -109,6 +119,7 @@ def naturals_by_rank(rs: Ruleset) -> dict[str, list[Card]]:
             card = Card(rank, suit)
             if card in fast.id_of and not fast.model.static_wild[fast.id_of[card]]:
                 out.setdefault(rank, []).append(card)
+    _NATURALS[rs] = out
     return out
 
 

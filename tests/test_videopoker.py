@@ -10,6 +10,7 @@ from itertools import chain, combinations
 from math import comb
 from pathlib import Path
 
+import jsonschema
 import numpy as np
 import pytest
 
@@ -32,6 +33,16 @@ from evaluator.draw.payback import (
 from evaluator.draw.paytable import load_paytable
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+DRAW_SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "json" / "draw.schema.json").read_text())
+
+
+def valid_draw_json(out: str) -> dict[str, object]:
+    """``pokerrules draw --json`` output, checked against docs/json/draw.schema.json."""
+    data: dict[str, object] = json.loads(out)
+    jsonschema.Draft202012Validator(DRAW_SCHEMA).validate(data)
+    return data
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -143,13 +154,14 @@ def test_holds_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "draw", "jacks-or-better-video", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6", "--json"
     )
     assert code == 0
-    data = json.loads(out)
+    data = valid_draw_json(out)
     assert len(data["holds"]) == 32
     assert data["holds"][0]["hold"] == ["Ah", "Kh", "Qh", "Jh"]
     assert data["holds"][0]["categories"]["royal_flush"]["count"] == 1
     assert data["holds"][0]["ev"] > data["holds"][1]["ev"] == 6.0
     code, _, err = run(capsys, "draw", "standard", "Ah Kh Qh Jh 9h", "--paytable", "jacks-or-better-9-6")
     assert code == 1 and "D114" in err and "Traceback" not in err
+    assert "hint: pokerrules draw jacks-or-better-video --paytable jacks-or-better-9-6" in err
 
 
 # --- the game's return ------------------------------------------------------------------------
@@ -204,7 +216,7 @@ def test_return_cli_json_and_cache(
 ) -> None:
     monkeypatch.setenv("POKERRULES_CACHE", str(tmp_path))
     code, out, _ = run(capsys, "draw", "deuces-wild-video", "--paytable", "deuces-wild-full-pay", "--json")
-    data = json.loads(out)
+    data = valid_draw_json(out)
     assert code == 0 and round(data["return"] * 100, 4) == 100.7620
     assert data["categories"]["four_deuces"] > 0 and data["variance"] > 25
     files = list(tmp_path.glob("return-*.return"))
@@ -262,7 +274,7 @@ def test_pay_table_comparison_9_6_against_8_5(capsys: pytest.CaptureFixture[str]
         "jacks-or-better-8-5",
         "--json",
     )
-    data = json.loads(out)
+    data = valid_draw_json(out)
     assert code == 0 and data["changed_classes"] == len(changes)
 
 

@@ -4,7 +4,7 @@ Every subcommand has a one-line ``help`` (shown by ``pokerrules --help``), a
 ``description`` and an epilog of examples (shown by ``pokerrules CMD --help``);
 every argument has a help text. Execution lives in :mod:`evaluator.cli.main`.
 A subcommand that lives in a module of its own registers itself with an
-``add_parser(subparsers)`` function called from :func:`evaluator.cli.build_parser`.
+``add_parser(subparsers)`` function called from :func:`evaluator.cli.main.build_parser`.
 """
 
 from __future__ import annotations
@@ -192,12 +192,12 @@ def add_check(commands: Any) -> None:
     check.add_argument(
         "--format",
         choices=("text", "json", "github"),
-        default="text",
+        default=None,
         help="text: path:line:col lines and a summary (default); json: a list of diagnostics; "
         "github: workflow annotations",
     )
     check.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
-    check.add_argument("--json", action="store_true", help="the same as --format json")
+    check.add_argument("--json", action="store_true", help="the same as --format json (refused with another --format)")
     check.add_argument(
         "--select",
         action="append",

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.progress import Interrupts
 from ..core.safe_text import visible
+from ..core.words import counted
 from ..odds.cluster import add_cluster_options
-from .args import RULESET_HELP, add_command, add_json
+from .args import RULESET_HELP, add_command, add_json, add_root
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--csv", action="store_true", help="CSV output: one row per class or hand")
     add_cluster_options(parser)
     add_json(parser)
+    add_root(parser)
 
 
 #: Codes of the cluster and seed checks that are bad usage (exit 2) rather than a problem met while running.
@@ -158,7 +160,7 @@ def hand_list_text(result: ChartResult) -> str:
         f"{result.ruleset}: {method_text(result)} ({result.seconds:.1f} s)",
         f"sample: {result.sample.rule}",
         *(f"deal: {visible(line)}" for line in result.extra.get("deal_rules", [])),
-        f"{len(result.cells)} distinct hands, by equity"
+        f"{counted(len(result.cells), 'distinct hand')}, by equity"
         + (f"; mean over the draws {100 * mean:.2f}%" if mean is not None else ""),
         f"  {'#':>4}  {'hand':<{_width(result)}} {'drawn':>6} {'combos':>7} {'equity':>8} {'± s.e.':>7} "
         f"{'win':>8} {'tie':>7}",
@@ -196,7 +198,7 @@ def hand_comparison_text(comparison: ChartComparison) -> str:
         lines.append(f"{chart.ruleset}: {method_text(chart)} ({chart.seconds:.1f} s)")
         lines.append(f"  sample: {chart.sample.rule if chart.sample is not None else 'the grid'}")
     count = len(comparison.differences)
-    lines.append(f"change from {first.ruleset} to {second.ruleset} ({count} hands in both), by change:")
+    lines.append(f"change from {first.ruleset} to {second.ruleset} ({counted(count, 'hand')} in both), by change:")
     lines.append(f"  {'hand':<{width}} {visible(first.ruleset):>{a}} {visible(second.ruleset):>{b}} {'change':>8}")
     for name, change in sorted(comparison.differences.items(), key=lambda item: (-item[1], item[0])):
         lines.append(
@@ -216,7 +218,7 @@ def comparison_text(comparison: ChartComparison) -> str:
         [
             grid_text(comparison.first),
             grid_text(comparison.second),
-            f"change from {first} to {second} (equity points, {len(ranked)} classes in both):\n"
+            f"change from {first} to {second} (equity points, {counted(len(ranked), 'class', 'classes')} in both):\n"
             f"  gain most: {gains}\n  lose most: {losses}",
         ]
     )
@@ -266,7 +268,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json and args.csv:
         raise UsageError("pokerrules chart: choose one of --json and --csv")
     check_run_options(args)
-    rulesets = [load(args.ruleset)] + ([load(args.against)] if args.against else [])
+    rulesets = [load(args.ruleset, root=args.root)] + ([load(args.against, root=args.root)] if args.against else [])
     if len(rulesets) > 1:
         check_comparable(*rulesets)  # before the first chart's work
     results: list[ChartResult] = []

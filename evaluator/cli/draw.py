@@ -7,8 +7,9 @@ from typing import Any, TextIO
 
 from ..core.errors import Diagnostic, PokerRulesError
 from ..core.progress import Bar
+from ..core.words import counted
 from .args import RULESET_HELP, add_command, add_json, add_root
-from .output import json_document
+from .output import UsageError, json_document
 
 EXAMPLES = """\
 $ pokerrules draw standard "As Ad 7c 4h 2s" --next "Ah 9c 3d Kd 5s"
@@ -22,7 +23,7 @@ $ pokerrules draw deuces-wild-video --paytable deuces-wild-full-pay --strategy -
 
 
 class DrawUsageError(PokerRulesError):
-    """Options of ``pokerrules draw`` that do not go together."""
+    """A pay table that plays another ruleset than the one given."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -40,10 +41,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("ruleset", help=RULESET_HELP)
     parser.add_argument("hand", nargs="?", help="the five cards held, e.g. 'As Ad 7c 4h 2s'")
-    parser.add_argument("--next", dest="next_cards", metavar="CARDS", help="the next cards of the deck, in order")
-    parser.add_argument("--discard", metavar="CARDS", help="the cards thrown (draw odds)")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--next", dest="next_cards", metavar="CARDS", help="the next cards of the deck, in order")
+    mode.add_argument("--discard", metavar="CARDS", help="the cards thrown (draw odds)")
+    mode.add_argument("--paytable", metavar="P", help="a shipped pay table name or a pay-table file")
     parser.add_argument("--dead", metavar="CARDS", default="", help="cards seen elsewhere, out of the draw")
-    parser.add_argument("--paytable", metavar="P", help="a shipped pay table name or a pay-table file")
     parser.add_argument(
         "--against", metavar="P", help="a second pay table: both returns and the hands whose best hold changes"
     )
@@ -60,31 +62,24 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _usage(message: str) -> DrawUsageError:
-    return DrawUsageError(Diagnostic("D114", message, "<command line>", 1, 1, "error", "see pokerrules draw --help"))
-
-
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Run ``pokerrules draw``; returns the exit code."""
+    """Run ``pokerrules draw``; returns the exit code (options that do not go together: exit 2)."""
     from ..ruleset import load
 
     if (args.strategy or args.lines is not None) and not args.paytable:
-        raise _usage("--strategy and --lines need --paytable")
-    modes = [name for name in ("next_cards", "discard", "paytable") if getattr(args, name) is not None]
-    if len(modes) != 1:
-        raise _usage("give exactly one of --next, --discard and --paytable")
+        raise UsageError("pokerrules draw: --strategy and --lines need --paytable")
     if args.against and not args.paytable:
-        raise _usage("--against compares with the pay table of --paytable")
+        raise UsageError("pokerrules draw: --against compares with the pay table of --paytable")
     if args.lines is not None and args.lines < 1:
-        raise _usage(f"--lines must be at least 1 (got {args.lines})")
+        raise UsageError(f"pokerrules draw: --lines must be at least 1 (got {args.lines})")
     if args.html and not args.strategy:
-        raise _usage("--html writes the strategy list: give --strategy")
+        raise UsageError("pokerrules draw: --html writes the strategy list: give --strategy")
     if args.strategy and (args.against or args.hand):
-        raise _usage("--strategy lists the game's strategy: give no hand and no --against")
+        raise UsageError("pokerrules draw: --strategy lists the game's strategy: give no hand and no --against")
+    if args.paytable is None and not args.hand:
+        raise UsageError(f"pokerrules draw: {'--next' if args.next_cards is not None else '--discard'} needs the hand")
     if args.next_cards is not None or args.discard is not None:
         ruleset = load(args.ruleset, root=args.root)
-        if not args.hand:
-            raise _usage("--next and --discard need the hand")
         return _exchange(ruleset, args, out) if args.next_cards is not None else _odds(ruleset, args, out)
     from ..draw.paytable import load_paytable
 
@@ -92,7 +87,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if table.ruleset.name != args.ruleset:  # the pay table's ruleset is loaded already: load a second only to compare
         ruleset = load(args.ruleset, root=args.root)
         if table.ruleset.name != ruleset.name:
-            raise _usage(f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}")
+            raise DrawUsageError(
+                Diagnostic(
+                    "D114",
+                    f"pay table {table.name!r} plays ruleset {table.ruleset.name!r}, not {ruleset.name!r}",
+                    "<command line>",
+                    1,
+                    1,
+                    "error",
+                    f"pokerrules draw {table.ruleset.name} --paytable {table.name}",
+                )
+            )
     if args.against:
         return _against(table, load_paytable(args.against, root=args.root), args, out)
     if args.strategy:
@@ -127,7 +132,7 @@ def _odds(ruleset: Any, args: argparse.Namespace, out: TextIO) -> int:
         return 0
     out.write(
         f"keep {' '.join(map(str, result.kept)) or 'nothing'}, draw {len(result.discard)} "
-        f"of {result.unseen} unseen cards: {result.draws:,} draws\n"
+        f"of {counted(result.unseen, 'unseen card')}: {counted(result.draws, 'draw')}\n"
     )
     for name, count in result.counts.items():
         probability = count / result.draws

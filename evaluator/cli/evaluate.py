@@ -19,9 +19,11 @@ the lines before it have been written.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..compiled.fasthand import fast_hands, fast_mode
+from ..core.errors import PokerRulesError
 from ..core.safe_text import visible
 from ..engine.cardread import deck_reader, read_ids
 from .lines import bounded_lines
@@ -33,8 +35,6 @@ if TYPE_CHECKING:
     from ..engine.hand import Hand
     from ..rules.cards import Card
     from ..ruleset import Ruleset
-
-#: Exit status of a command whose output pipe was closed (128 + SIGPIPE), as shells report it.
 
 
 class HandLines:
@@ -127,34 +127,51 @@ class HandLines:
         return {"input": text, **hand.as_dict()}
 
 
-def hands_from(values: Sequence[str], stdin: TextIO, single_card: Callable[[str], bool]) -> Iterator[tuple[str, str]]:
-    """(label, text) of every hand given: arguments, or stdin line by line (``-``)."""
+def hands_from(
+    values: Sequence[str], stdin: TextIO, single_card: Callable[[str], bool]
+) -> Iterator[tuple[str, int, str]]:
+    """(source, line, text) of every hand given: arguments, or stdin line by line (``-``).
+
+    From stdin, blank lines and lines starting with ``#`` are skipped (as
+    ``showdown --from`` skips them), and each hand keeps its line number.
+
+    >>> import io
+    >>> list(hands_from(["-"], io.StringIO("# mine\\nAs Ks\\n\\nQh Qd\\n"), bool))
+    [('<stdin>', 2, 'As Ks'), ('<stdin>', 4, 'Qh Qd')]
+    """
     if list(values) == ["-"]:
         for number, line in bounded_lines(stdin, "<stdin>"):  # an endless line is refused, not held
             text = line.strip()
-            if text:
-                yield f"<stdin line {number}>", text
+            if text and not text.startswith("#"):
+                yield "<stdin>", number, text
         return
     if len(values) > 1 and all(single_card(value) for value in values):
-        yield "<cards>", " ".join(values)
+        yield "<cards>", 1, " ".join(values)
         return
     for number, value in enumerate(values, start=1):
-        yield (f"<hand {number}>" if len(values) > 1 else "<cards>"), value
+        yield (f"<hand {number}>" if len(values) > 1 else "<cards>"), 1, value
 
 
 def write_lines(
-    ruleset: Ruleset, hands: Iterable[tuple[str, str]], out: TextIO, as_json: bool, one: bool = False
+    ruleset: Ruleset, hands: Iterable[tuple[str, int, str]], out: TextIO, as_json: bool, one: bool = False
 ) -> int:
     """Evaluate and write each hand as it comes (a closed pipe propagates to the caller).
+
+    A bad hand is reported at its own line of the input (``<stdin>:3:13``).
 
     With ``as_json``, one hand (``one``) is one indented document and many are
     JSON Lines, as every command writes JSON.
     """
     lines = HandLines(ruleset, as_json and not one)
-    for label, text in hands:
-        if as_json and one:
-            out.write(json_document(lines.as_dict(text, label)))
-        else:
-            out.write(lines.line(text, label))
+    for source, number, text in hands:
+        try:
+            if as_json and one:
+                out.write(json_document(lines.as_dict(text, source)))
+            else:
+                out.write(lines.line(text, source))
+        except PokerRulesError as problem:
+            if number == 1:
+                raise
+            raise PokerRulesError([replace(d, line=number) for d in problem.diagnostics]) from None
         out.flush()
     return 0

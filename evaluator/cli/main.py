@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 
 from ..core.errors import Diagnostic, LoadError, PokerRulesError, raise_internal
 from ..core.safe_text import GuardedOutput, SharedLine, visible
+from ..core.words import counted
 from ..rules.cards import tokenize
 from . import args as cli_args
 from . import chart as cli_chart
@@ -79,8 +80,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse the command line (raises :class:`UsageError` on bad usage; ``--help`` exits 0)."""
-    return build_parser().parse_args(argv)
+    """Parse the command line (raises :class:`UsageError` on bad usage; ``--help`` exits 0).
+
+    An option a subcommand does not know is reported with that subcommand's
+    usage, not the top-level one.
+    """
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = subcommand_parser(parser, args.command) or parser
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def subcommand_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    """The parser of the subcommand ``name`` (None when there is no such subcommand)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(name) if name else None
+            return found if isinstance(found, argparse.ArgumentParser) else None
+    return None
+
+
+def command_usage(name: str | None) -> str:
+    """The usage lines of a subcommand (the top-level usage for no or an unknown name)."""
+    parser = build_parser()
+    return (subcommand_parser(parser, name) or parser).format_usage()
 
 
 # --- commands -------------------------------------------------------------------------
@@ -231,7 +256,7 @@ def _summary(results: Sequence[ShowdownResult], as_json: bool, with_pot: bool) -
             data["chips"] = chips
         return json_document(data)
     lines = [
-        f"player {seat} wins {count}" + (f" ({chips[seat - 1]} chips)" if with_pot else "")
+        f"player {seat} wins {count}" + (f" ({counted(chips[seat - 1], 'chip')})" if with_pot else "")
         for seat, count in enumerate(wins, start=1)
     ]
     lines.append(f"ties {ties}")
@@ -243,7 +268,7 @@ def _share_text(result: object, seat: int) -> str:
 
     assert isinstance(result, ShowdownResult)
     text = f"share {result.fractions[seat]}"
-    return text + (f" = {result.shares[seat]} chips" if result.shares else "")
+    return text + (f" = {counted(result.shares[seat], 'chip')}" if result.shares else "")
 
 
 def _showdown_text(result: object) -> str:
@@ -279,7 +304,7 @@ def _showdown_text(result: object) -> str:
     if not result.winners:
         lines.append(
             "nobody qualifies"
-            + (f": the pot ({result.carried} chips) stays for the next deal" if result.shares else "")
+            + (f": the pot ({counted(result.carried, 'chip')}) stays for the next deal" if result.shares else "")
         )
     else:
         names = ", ".join(f"player {w + 1}" for w in result.winners)
@@ -298,7 +323,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     from ..tools.check import render
     from ..tools.check_select import Selection
 
-    report_format = "json" if args.json else args.format
+    report_format = check_format(args)
     selection = Selection.parse(args.select, args.ignore)
     with Progress("pokerrules check") as progress:
         fixed = fix_every_path(args.paths, args.root, selection, progress.step) if args.fix else []
@@ -357,13 +382,21 @@ def fixed_summary(outcomes: Sequence[FixOutcome]) -> str:
     return f"fixed {count} problem{'s' * (count != 1)} in {files} file{'s' * (files != 1)}"
 
 
+def check_format(args: argparse.Namespace) -> str:
+    """The report format of ``check``: ``--format``, or json for ``--json`` (which no other format takes)."""
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"pokerrules check: --json and --format {args.format} exclude each other")
+    return str(args.format or ("json" if args.json else "text"))
+
+
 def check_every_path(
     paths: Sequence[str],
     roots: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,
     selection: Selection | None = None,
 ) -> tuple[list[Diagnostic], int]:
-    """The diagnostics of every ruleset file under ``paths`` and how many files were checked.
+    """The diagnostics of every ruleset file under ``paths`` and how many files were checked
+    (a path that cannot be read counts as one: it was asked for, and its Y101 is its result).
 
     A path that is neither a file nor a folder gives a Y101 diagnostic (first,
     in the order given) and the other paths are checked all the same. Each
@@ -384,9 +417,10 @@ def check_every_path(
         found_paths.append(text)
         files.update(dict.fromkeys(os.path.normpath(path) for path in found))
     diagnostics, _ = check_paths(found_paths, roots, progress, selection) if found_paths else ([], None)
+    count = len(files) + len(unreadable)
     if selection is not None:
         unreadable = [d for d in unreadable if selection.wants(d.code)]
-    return unreadable + diagnostics, len(files)
+    return unreadable + diagnostics, count
 
 
 def check_summary(files: int, errors: int, warnings: int) -> str:
@@ -397,9 +431,6 @@ def check_summary(files: int, errors: int, warnings: int) -> str:
     >>> check_summary(1, 2, 1)
     'checked 1 file: 2 errors, 1 warning'
     """
-
-    def counted(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
 
     found = [counted(n, word) for n, word in ((errors, "error"), (warnings, "warning")) if n]
     return f"checked {counted(files, 'file')}: {', '.join(found) or 'no problems'}"
@@ -493,6 +524,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except UsageError as problem:
+        if not problem.usage and args is not None:  # a command's own usage check: show its usage too
+            problem.usage = command_usage(args.command)
         sys.stderr.write(render_usage(problem, _wants_json(argv, args)))
         return EXIT_USAGE
     except PokerRulesError as problem:

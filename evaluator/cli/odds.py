@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.progress import Bar, Interrupts
+from ..core.words import counted
 from ..odds.cluster import add_cluster_options
-from .args import RULESET_HELP, add_command, add_json
+from .args import RULESET_HELP, add_command, add_json, add_root
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:
@@ -53,9 +54,10 @@ def add_parsers(commands: Any) -> None:
     odds.add_argument("hands", nargs="+", metavar="HAND", help=RANGES_HELP)
     odds.add_argument("--board", default="", help="board cards already out ('|' between boards)")
     odds.add_argument("--dead", default="", help="cards out of play (folded hands, stud upcards)")
-    odds.add_argument("--samples", type=int, help="sample this many deals (forces Monte Carlo)")
+    how = odds.add_mutually_exclusive_group()
+    how.add_argument("--samples", type=int, help="sample this many deals (forces Monte Carlo)")
+    how.add_argument("--exact", action="store_true", help="enumerate every deal (refused past 2x10^9 lookups)")
     odds.add_argument("--seed", type=int, help="seed of the Monte Carlo (printed when drawn)")
-    odds.add_argument("--exact", action="store_true", help="enumerate every deal (refused past 2x10^9 lookups)")
     odds.add_argument(
         "--against", metavar="RULESET2", action="append", default=[], help="the same question under another ruleset"
     )
@@ -67,6 +69,7 @@ def add_parsers(commands: Any) -> None:
     )
     add_cluster_options(odds)
     add_json(odds)
+    add_root(odds)
 
     outs = add_command(
         commands,
@@ -81,6 +84,7 @@ def add_parsers(commands: Any) -> None:
     outs.add_argument("--board", required=True, help="the board cards out now")
     outs.add_argument("--dead", default="", help="cards out of play")
     add_json(outs)
+    add_root(outs)
 
 
 def _percent(value: float) -> str:
@@ -123,7 +127,7 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
 
     check_run_options(args)
     results = []
-    rulesets = [load(name) for name in [args.ruleset, *args.against]]
+    rulesets = [load(name, root=args.root) for name in [args.ruleset, *args.against]]
     with Interrupts() as interrupts, cluster_client(args, interrupts) as client:
         for ruleset in rulesets:
             if ruleset.by_deal:
@@ -175,14 +179,14 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
 def outs_text(result: OutsResult) -> str:
     """The human-readable outs of every player."""
     board = " ".join(map(str, result.board))
-    lines = [f"{result.ruleset}: board {board}, {result.to_come} card{'s' if result.to_come != 1 else ''} to come"]
+    lines = [f"{result.ruleset}: board {board}, {counted(result.to_come, 'card')} to come"]
     for player in result.players:
         if not player.behind:
             lines.append(f"  {player.hand}: ahead (equity {_percent(player.equity).strip()})")
             continue
         two = f", {_percent(player.within_two).strip()} within two cards" if player.within_two is not None else ""
         lines.append(
-            f"  {player.hand}: {len(player.outs)} outs of {player.unseen} unseen: "
+            f"  {player.hand}: {counted(len(player.outs), 'out')} of {player.unseen} unseen: "
             f"{_percent(player.next_card).strip()} next card{two}"
             f" (exact equity {_percent(player.equity).strip()})"
         )
@@ -196,7 +200,7 @@ def cmd_outs(args: argparse.Namespace, out: TextIO) -> int:
     from ..odds.outs import outs
     from ..ruleset import load
 
-    result = outs(load(args.ruleset), args.hands, board=args.board, dead=args.dead)
+    result = outs(load(args.ruleset, root=args.root), args.hands, board=args.board, dead=args.dead)
     out.write(json_document(result.as_dict()) if args.json else outs_text(result) + "\n")
     return 0
 

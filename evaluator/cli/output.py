@@ -87,7 +87,10 @@ def render_error(problem: PokerRulesError, as_json: bool) -> str:
 
 def render_usage(problem: UsageError, as_json: bool) -> str:
     """A usage problem for stderr (the caller exits 2)."""
-    return json_line(error_object("usage", str(problem))) if as_json else f"{problem.usage}{visible(problem)}\n"
+    if as_json:
+        return json_line(error_object("usage", str(problem)))
+    lines = str(problem).split("\n")  # a message with its hint line: each line escaped, the break kept
+    return problem.usage + "\n".join(visible(line) for line in lines) + "\n"
 
 
 def render_os_error(problem: OSError | UnicodeDecodeError, as_json: bool) -> str:

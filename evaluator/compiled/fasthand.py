@@ -339,8 +339,13 @@ def comparer(ruleset: Rules) -> Callable[[Any, Any], int]:
 
     def warming(a: Any, b: Any) -> int:
         # generic until the tables are worth loading, then the table closure takes over
+        # (with the name, docstring and signature the facade gave this one)
         if fast_mode(ruleset, "compare"):
-            object.__setattr__(ruleset, "compare", on_tables(ruleset, slow))
+            fast = on_tables(ruleset, slow)
+            for face in ("__name__", "__qualname__", "__doc__", "__signature__"):
+                if hasattr(warming, face):
+                    setattr(fast, face, getattr(warming, face))
+            object.__setattr__(ruleset, "compare", fast)
         return slow(a, b)
 
     return on_tables(ruleset, slow) if fast_mode(ruleset, "compare") else warming

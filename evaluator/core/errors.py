@@ -150,8 +150,8 @@ def caret(text: str, col: int) -> str:
     """
     # Control and other invisible characters (an escape sequence, a bidi override)
     # must not reach a terminal: each shows as one replacement mark, so the caret
-    # still points at the right column.
-    shown = "".join(char if char.isprintable() else "\ufffd" for char in text)
+    # still points at the right column. A tab shows as an arrow: it is often the problem.
+    shown = "".join(char if char.isprintable() else "\u2192" if char == "\t" else "\ufffd" for char in text)
     # A workflow command in the line is neutralised; the caret moves with the escapes
     # written before it (neutral() only ever rewrites the last character of a command).
     width = len(neutral(shown[: col - 1]))

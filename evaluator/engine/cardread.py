@@ -20,7 +20,7 @@ objects are taken as they are: checked against the deck, never re-read.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import CardError, PokerRulesError, caret, error
@@ -170,11 +170,29 @@ def read_ids(ruleset: Rules, cards: CardsLike, source: str = "<cards>") -> list[
             deck, C103 repeated, C105/C107 too many cards).
     """
     reader = deck_reader(ruleset)
-    ids = reader.fast_ids(cards) if isinstance(cards, str) else reader.ids_of(cards, source)
+    if isinstance(cards, str):
+        ids = reader.fast_ids(cards)
+    else:
+        if isinstance(cards, (bytes, bytearray)) or not isinstance(cards, Iterable):
+            raise cards_type_error(cards)
+        ids = reader.ids_of(cards, source)
     if ids is not None and len(ids) <= 52:
         return ids
     id_of = reader.id_of
     return [id_of[card] for card in read_cards_slowly(ruleset, cards, source)]  # type: ignore[arg-type]
+
+
+def cards_type_error(cards: object) -> TypeError:
+    """The error for cards given as something that is neither text nor a sequence of cards.
+
+    >>> str(cards_type_error(12345))
+    "cards must be text such as 'As Kd Qh' or a sequence of cards (Card objects, card texts or card ids), not int 12345"
+    """
+    shown = f" {cards!r}" if len(repr(cards)) <= 40 else ""
+    return TypeError(
+        "cards must be text such as 'As Kd Qh' or a sequence of cards (Card objects, card texts or card ids), "
+        f"not {type(cards).__name__}{shown}"
+    )
 
 
 def read_cards(ruleset: Rules, text: str | Sequence[Card | str | int], source: str = "<cards>") -> list[Card]:

@@ -261,7 +261,7 @@ class _Explainer:
 
     def _category(self) -> tuple[int | None, str] | None:
         first, second = (hand.fill.classification for hand in self.hands)
-        said = [f"{side} {hand.category} ({hand.describe()})" for side, hand in zip(SIDES, self.hands, strict=True)]
+        said = [f"{side} {hand.summary()}" for side, hand in zip(SIDES, self.hands, strict=True)]
         text = f"category: {said[0]}, {said[1]}"
         winner = self._winner(first.score[0], second.score[0])
         names = [c.category.name for c in (first, second)]

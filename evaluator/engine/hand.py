@@ -86,11 +86,7 @@ class Hand:
         hand = classification.hand_class
         size = self.ruleset.hand_size
 
-        # what each wild card stands for, in playing order: "X as Kh"; a wild card
-        # may stand for itself (a one-eyed jack in a royal flush), and says so
-        wild_text = ", ".join(
-            f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items()
-        )
+        wild_text = self._wild_text()
 
         def rank_name(value: int | None, plural: bool) -> str:
             if value is None:
@@ -120,9 +116,40 @@ class Hand:
             return match.group(0)
 
         text = _FIELD.sub(render, template)
-        if self.wilds and "{wilds}" not in template:
+        if self._wilds_appended():
             text += f" ({wild_text})"
         return text
+
+    def _wild_text(self) -> str:
+        # what each wild card stands for, in playing order: "X as Kh"; a wild card
+        # may stand for itself (a one-eyed jack in a royal flush), and says so
+        return ", ".join(f"{held} as {'itself' if held == played else played}" for held, played in self.wilds.items())
+
+    def _wilds_appended(self) -> bool:
+        """Whether :meth:`describe` ends with the wild cards in parentheses (its template does not place them)."""
+        return bool(self.wilds) and "{wilds}" not in self.fill.classification.category.describe
+
+    def summary(self) -> str:
+        """The category with what the description adds to it, never saying a thing twice.
+
+        >>> from evaluator import load
+        >>> rs = load("standard")
+        >>> rs.evaluate("Qs Qh 8d 8c As").summary(), rs.evaluate("As Ks Qs Js Ts").summary()
+        ('two_pair (queens and eights, ace kicker)', 'royal_flush')
+        >>> load("deuces-wild").evaluate("2s Ah 9h 8h 5h").summary()
+        'flush (ace-high flush; 2s as Kh)'
+        """
+        words = self.describe()
+        wilds = self._wild_text() if self._wilds_appended() else ""
+        if wilds:
+            words = words[: -len(f" ({wilds})")]
+        plain = self.category.replace("_", " ")
+        if words == plain:
+            words = ""
+        elif words.startswith(plain + ","):
+            words = words[len(plain) + 1 :].strip()
+        said = "; ".join(part for part in (words, wilds) if part)
+        return f"{self.category} ({said})" if said else self.category
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data for ``eval --json``."""

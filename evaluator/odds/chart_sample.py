@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..compiled.deck_split import suit_sensitive
 from ..compiled.suitclasses import symmetric
 from ..core.errors import PokerRulesError, error
+from ..core.words import counted
 from ..engine.cardread import read_cards
 from ..engine.showdown import half_rulesets
 from ..rules.cards import Card
@@ -188,7 +189,7 @@ def _rule_text(ruleset: Rules, count: int, size: int, left: int, seed: int, rela
         else "equal hands merged and weighted by their draws (suits kept as drawn)"
     )
     return (
-        f"{count} starting hands of {start}, hand i uniformly random from the {left} cards left, "
+        f"{counted(count, 'starting hand')} of {start}, hand i uniformly random from the {left} cards left, "
         f"drawn from numpy SeedSequence({seed}, spawn_key=(i,)); {merged}"
     )
 

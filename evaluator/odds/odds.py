@@ -62,7 +62,13 @@ Progress = Callable[[float], None]
 
 @dataclass
 class PlayerOdds:
-    """One player's figures (fractions of 1)."""
+    """One player's figures (fractions of 1).
+
+    ``hand`` is the player's hand or range as the text output shows it
+    (``Ah Kh``, ``QQ+ (18 combos)``); ``cards`` the cards of a known hand,
+    ``range`` the range text of any other player (``random`` included) and
+    ``combos`` its number of combinations.
+    """
 
     hand: str
     equity: float
@@ -72,11 +78,16 @@ class PlayerOdds:
     std_errors: dict[str, float] = field(default_factory=dict)
     halves: dict[str, float] = field(default_factory=dict)  # share of the pot won in each half (hi-lo)
     scoop: float | None = None
+    cards: tuple[str, ...] | None = None
+    range: str | None = None
+    combos: int | None = None
 
     def as_dict(self, split: bool) -> dict[str, Any]:
-        """The JSON form (hi-lo fields only for split games)."""
+        """The JSON form (hi-lo fields only for split games): a hand is a list of cards, as in every command."""
         data: dict[str, Any] = {
-            "hand": self.hand,
+            "hand": list(self.cards) if self.cards is not None else None,
+            "range": self.range,
+            "combos": self.combos,
             "equity": self.equity,
             "win": self.win,
             "tie": self.tie,
@@ -263,7 +274,22 @@ def _read_board(ruleset: Rules, text: str, board: int, boards: int) -> list[list
 def prepare(
     ruleset: Rules, hands: Sequence[str | HandRange], board: str = "", dead: str = ""
 ) -> tuple[Table, ShareEngine]:
-    """Read the question into a deal table and the engine that settles its deals."""
+    """Read the question into a deal table and the engine that settles its deals.
+
+    Raises:
+        TypeError: ``hands`` is not a list of hands, one per player (one string
+            holding every hand, say), or ``board`` / ``dead`` is not text.
+    """
+    if (
+        not isinstance(hands, Sequence)
+        or isinstance(hands, str)
+        or not all(isinstance(h, (str, HandRange)) for h in hands)
+    ):
+        shown = repr(hands) if len(repr(hands)) <= 60 else type(hands).__name__
+        raise TypeError(f"hands must be a list with one hand or range per player, e.g. ['AhKh', 'QsQd'], not {shown}")
+    for name, value in (("board", board), ("dead", dead)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be cards as text, e.g. '2h 7h 9c', not {type(value).__name__}")
     if not 2 <= len(hands) <= MAX_PLAYERS:
         raise error(OddsError, "O108", f"{len(hands)} hands given; odds need 2 to {MAX_PLAYERS} players", "<odds>")
     hole, board_size, boards = deal_geometry(
@@ -357,7 +383,7 @@ def odds(
 
     A sampled answer is drawn in chunks of ``BATCH`` deals, chunk ``i`` from
     ``SeedSequence(seed, spawn_key=(i,))``; with a Dask ``client`` the chunks
-    run on the cluster, with the same result (see ``evaluator/cluster.py``).
+    run on the cluster, with the same result (see ``evaluator/odds/cluster.py``).
 
     >>> from evaluator import load
     >>> result = odds(load("holdem"), ["AhKh", "QsQd"], board="2h 7h 9c")
@@ -432,7 +458,7 @@ def odds(
     for p, hand in enumerate(table.hands):
         players.append(
             PlayerOdds(
-                hand=combo_count_text(hand),
+                **player_hand(hand),
                 equity=float(means["equity"][p]),
                 win=float(means["win"][p]),
                 tie=float(means["tie"][p]),
@@ -453,6 +479,17 @@ def odds(
         lookups=int(totals.count * engine.cost),
         seconds=time.monotonic() - started,
     )
+
+
+def player_hand(hand: HandRange) -> dict[str, Any]:
+    """The hand fields of :class:`PlayerOdds` for a player's hand or range."""
+    known = hand.is_fixed and hand.known > 0
+    return {
+        "hand": combo_count_text(hand),
+        "cards": tuple(str(card) for card in hand.combos[0]) if known else None,
+        "range": None if known else hand.text,
+        "combos": len(hand.combos) if hand.known else None,
+    }
 
 
 def standard_error(p: float, n: int) -> float:

@@ -32,15 +32,15 @@ if TYPE_CHECKING:
 
 @dataclass
 class Out:
-    """One out: the card and the hand it gives the player."""
+    """One out: the card and the hand it gives the player (its description)."""
 
     card: Card
     hand: str
     share: float  # the player's share of the pot with that card (1: wins, less: splits)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"card": str(self.card), "hand": self.hand, "share": self.share}
+        """JSON form: ``{"card", "description", "share"}`` (a hand in JSON is always a list of cards)."""
+        return {"card": str(self.card), "description": self.hand, "share": self.share}
 
 
 @dataclass
@@ -56,12 +56,11 @@ class PlayerOuts:
     equity: float
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form: the hand as a list of cards, and ``outs`` the list of outs (count them for the number)."""
         return {
-            "hand": self.hand,
+            "hand": self.hand.split(),
             "behind": self.behind,
-            "outs": len(self.outs),
-            "cards": [out.as_dict() for out in self.outs],
+            "outs": [out.as_dict() for out in self.outs],
             "unseen": self.unseen,
             "next_card": self.next_card,
             "within_two": self.within_two,

@@ -10,6 +10,7 @@ is collected with its position before anything is raised, so one run of
 from __future__ import annotations
 
 import difflib
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -417,7 +418,12 @@ def _check_pattern_work(builder: _Builder, categories: Sequence[Category]) -> No
         )
 
 
-_LOADED: dict[tuple[str, str, float, tuple[str, ...]], Rules] = {}
+# The rulesets loaded last, by kind, file, modification time and roots: a command that
+# loads one ruleset many times builds it once. Bounded, least recently used first out: a
+# built ruleset carries its lookup tables and evaluation caches (tens of megabytes for
+# some), and a process that goes through many files must not keep them all.
+_LOADED: OrderedDict[tuple[str, str, float, tuple[str, ...]], Rules] = OrderedDict()
+LOADED_LIMIT = 12
 
 
 def load_rules(
@@ -452,6 +458,7 @@ def load_rules(
     made = kind or Rules
     cache_key = (made.__qualname__, str(file_path.resolve()) if stamp >= 0 else str(ref), stamp, user_roots(root))
     if stamp >= 0 and cache_key in _LOADED and not _parents_changed(_LOADED[cache_key]):
+        _LOADED.move_to_end(cache_key)
         return _LOADED[cache_key]  # type: ignore[return-value]
     document = load_document(ref, root=root)
     source = Path(document.sources[0]) if document.sources and document.sources[0] != "<string>" else None
@@ -459,7 +466,15 @@ def load_rules(
     if stamp >= 0:
         object.__setattr__(ruleset, "_cache_stamps", {src: _mtime(src) for src in document.sources})
         _LOADED[cache_key] = ruleset
+        while len(_LOADED) > LOADED_LIMIT:
+            _LOADED.popitem(last=False)
     return ruleset
+
+
+def forget_loaded() -> None:
+    """Let go of every ruleset :func:`load_rules` keeps (their tables and caches are freed
+    once nothing else holds them); the next load builds again."""
+    _LOADED.clear()
 
 
 def _mtime(source: str) -> float:

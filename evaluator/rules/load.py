@@ -20,6 +20,7 @@ import them from this module.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 from collections.abc import Sequence
@@ -110,19 +111,31 @@ def _resolve_ref(ref: str | Path, base_dir: Path | None) -> Path:
                 "Y101",
                 f"no ruleset named {ref!r} in the catalogue",
                 ref,
-                hint=did_you_mean(ref, resources.catalogue_names()),
+                hint=_file_here_hint(ref) or did_you_mean(ref, resources.catalogue_names()),
             )
         return found
     path = Path(ref)
     return base_dir / path if base_dir is not None and not path.is_absolute() else path
 
 
+def _file_here_hint(name: str) -> str | None:
+    """A name that is no catalogue ruleset but a file in the working folder (``friday`` and
+    ``friday.yaml``): the path that loads it."""
+    for suffix in _YAML_SUFFIXES:
+        if Path(name + suffix).is_file():
+            return f"a name is looked up in the catalogue; to load the file, give its path: ./{name}{suffix}"
+    return None
+
+
 def _missing_path_hint(target: Path) -> str | None:
+    """A did-you-mean among the YAML files beside a missing ``extends:`` target, by their
+    names without the suffix (every file ends in .yaml: that alone is no likeness)."""
     try:
-        siblings = [p.name for p in target.parent.iterdir() if p.suffix.lower() in _YAML_SUFFIXES]
+        siblings = {p.stem: p.name for p in target.parent.iterdir() if p.suffix.lower() in _YAML_SUFFIXES}
     except OSError:
         return None
-    return did_you_mean(target.name, sorted(siblings))
+    close = difflib.get_close_matches(target.stem, sorted(siblings), n=3, cutoff=0.75)
+    return "did you mean " + " or ".join(repr(siblings[stem]) for stem in close) + "?" if close else None
 
 
 def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path:

@@ -69,6 +69,56 @@ _FRIENDLY_TOKENS = {
 }
 
 
+# What can start a pattern, and what can stand on either side of a comparison: said as
+# one phrase each rather than as the parser's long list of tokens.
+_STARTS_A_PATTERN = frozenset({"GROUP", "RUN", "FLUSH", "LPAR", "NOT", "BANG"})
+_TERM_WORDS = {
+    "TOP": "top",
+    "BOTTOM": "bottom",
+    "LOWEST": "lowest",
+    "HIGHEST": "highest",
+    "ALL": "all",
+    "ANY": "any",
+    "SUIT": "suit",
+    "SUITS": "suits",
+    "WILDS": "wilds",
+}
+
+
+def _expected_hint(names: set[str]) -> str | None:
+    """What the parser expected, in words: a phrase for a whole pattern or a term, else the tokens."""
+    if not names:
+        return None
+    if names >= _STARTS_A_PATTERN:
+        return "expected more pattern: a shape such as XX Y Z, run, flush, a comparison such as X >= J, not, or '('"
+    if set(_TERM_WORDS) <= names:
+        return (
+            "expected something to compare: a rank (2-9, T, J, Q, K, A), a variable such as X, "
+            "a number, or one of top, bottom, lowest, highest, all, any, suit, suits, wilds, category"
+        )
+    return "expected " + _one_of(sorted({_token_words(name) for name in names}))
+
+
+def _token_words(name: str) -> str:
+    """A token the parser expected, as a user would say it: a friendly name, else the
+    literal text of the terminal (Lark names a keyword like ``category`` ``__ANON_0``)."""
+    if name in _FRIENDLY_TOKENS:
+        return _FRIENDLY_TOKENS[name]
+    for terminal in _parser().terminals:
+        if terminal.name == name and terminal.pattern.type == "str":
+            return repr(terminal.pattern.value)
+    return "another token"
+
+
+def _one_of(words: list[str]) -> str:
+    """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: the words of a hint.
+
+    >>> _one_of(["')'", "','"])
+    "')' or ','"
+    """
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 @cache
 def _parser() -> Lark:
     # Building the LALR tables costs more than everything else at start-up, so
@@ -313,8 +363,5 @@ def _syntax_diagnostic(problem: UnexpectedInput, text: str, where: Where) -> Dia
             message = f"unexpected {str(token)!r}"
     else:
         message = "cannot read the pattern"
-    expected = sorted(
-        {_FRIENDLY_TOKENS.get(name, name.lower()) for name in getattr(problem, "expected", set()) or set()}
-    )
-    hint = ("expected " + ", ".join(expected)) if expected else None
+    hint = _expected_hint(set(getattr(problem, "expected", set()) or set()))
     return pattern_diagnostic("P101", message, text + " ", col, where, hint)

@@ -183,7 +183,7 @@ class Example:
 class Rules:
     """A built ruleset, as data. Immutable: every attribute is fixed when it is built.
 
-    Every stage below the facade works on this; :class:`evaluator.Rules`
+    Every stage below the facade works on this; :class:`evaluator.Ruleset`
     is a ``Rules`` with the methods of those stages.
 
     >>> from evaluator.rules.build import load_rules

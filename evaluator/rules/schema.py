@@ -178,9 +178,59 @@ def _unknown_keys(err: ValidationError, doc: Document, path: YamlPath) -> list[D
     for key in _instance(err):
         if key in allowed or (isinstance(key, str) and any(re.search(p, key) for p in patterns)):
             continue
+        where = doc.key_position((*path, key))
+        misplaced = _misplaced_top_key(key, doc, where) if path == () else None
+        if misplaced is not None:
+            result.append(_diag("S101", misplaced[0], where, misplaced[1]))
+            continue
         hint = _hint_close(key, allowed) or ("allowed keys: " + ", ".join(allowed) if allowed else None)
-        result.append(_diag("S101", f"unknown key {_show(key)}", doc.key_position((*path, key)), hint))
+        result.append(_diag("S101", f"unknown key {_show(key)}", where, hint))
     return result
+
+
+def sections_holding(key: object) -> list[str]:
+    """The top-level sections of a ruleset that take ``key`` (``ranks``: deck and wild).
+
+    >>> sections_holding("ranks"), sections_holding("bogus")
+    (['deck', 'wild'], [])
+    """
+    found = []
+    for section, definition in schema().get("properties", {}).items():
+        properties = _resolved(definition).get("properties", {})
+        if isinstance(key, str) and key in properties:
+            found.append(section)
+    return found
+
+
+def _resolved(definition: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A schema object, its ``$ref`` to the schema's own ``$defs`` followed."""
+    ref = definition.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        found = schema().get("$defs", {}).get(ref.rsplit("/", 1)[1], {})
+        return found if isinstance(found, Mapping) else {}
+    return definition
+
+
+def _misplaced_top_key(key: Any, doc: Document, where: Position) -> tuple[str, str] | None:
+    """(message, hint) for a top-level key that belongs in a section: most often a key
+    that lost its indentation under the section written just above it (``wild:`` then
+    ``ranks: [2]``, both at the left margin)."""
+    sections = sections_holding(key)
+    if not sections:
+        return None
+    above = [
+        (position.line, name)
+        for name in doc.data
+        if (position := doc.key_positions.get((name,))) is not None and position.line < where.line
+    ]
+    section = max(above)[1] if above else None
+    if section in sections and doc.data.get(section) is None:
+        return (
+            f"{_show(key)} is indented under nothing, so it is read as a top-level key",
+            f"did you mean it under '{section}:'? indent it with spaces",
+        )
+    named = " or ".join(f"'{name}:'" for name in sections)
+    return (f"{_show(key)} is not a top-level key", f"it belongs under {named}")
 
 
 def _wrong_type(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
@@ -190,7 +240,25 @@ def _wrong_type(err: ValidationError, doc: Document, path: YamlPath) -> list[Dia
         where = doc.key_position((*path, _instance(err)))
         return [_diag("S102", f"the key {_show(_instance(err))} in {_where(path)} must be {expected}", where)]
     message = f"{_where(path)} must be {expected}, not {_type_of(_instance(err))}"
-    return [_diag("S102", message, doc.position(path))]
+    return [_diag("S102", message, doc.position(path), _as_list_hint(err))]
+
+
+def _as_list_hint(err: ValidationError) -> str | None:
+    """``ranks: 2`` where a list is wanted: the list of that one value, when it would do (``[2]``)."""
+    value, wanted = _instance(err), _limit(err)
+    if "array" not in (wanted if isinstance(wanted, list) else [wanted]) or isinstance(value, (dict, list)):
+        return None
+    items = _subschema(err).get("items")
+    if isinstance(items, Mapping):
+        from jsonschema import Draft202012Validator
+
+        try:
+            if not Draft202012Validator({"$defs": schema().get("$defs", {}), **items}).is_valid(value):
+                return None
+        except Exception:  # noqa: BLE001 - an item schema this file cannot resolve: no hint
+            return None
+    shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    return f"write a list, even of one item: [{shown}]"
 
 
 def _not_allowed(err: ValidationError, doc: Document, path: YamlPath) -> list[Diagnostic]:
@@ -287,8 +355,46 @@ def _unreadable(err: ValidationError) -> list[tuple[Any, ...]]:
 
 
 def findings(doc: Document) -> list[tuple[list[Diagnostic], list[tuple[Any, ...]]]]:
-    """Each schema violation of ``doc``: its diagnostics and the paths of the values it makes unreadable."""
-    return [(_diagnose(err, doc), _unreadable(err)) for err in _validator().iter_errors(doc.data)]
+    """Each schema violation of ``doc``: its diagnostics and the paths of the values it makes unreadable.
+
+    One typo is one error: a required key missing from a mapping that holds a
+    misspelling of it (``patern:``) is reported by the unknown key alone, whose
+    hint names the key.
+    """
+    errors = list(_validator().iter_errors(doc.data))
+    misspelt = _misspelt_required(errors)
+    found = []
+    for err in errors:
+        diagnostics = _diagnose(err, doc)
+        if err.validator == "required":
+            path = tuple(err.absolute_path)
+            diagnostics = [d for d in diagnostics if (path, _missing_key(d)) not in misspelt]
+        found.append((diagnostics, _unreadable(err)))
+    return found
+
+
+def _misspelt_required(errors: Iterable[ValidationError]) -> set[tuple[YamlPath, str]]:
+    """(mapping path, required key) pairs whose mapping has an unknown key close to that key."""
+    unknown: dict[YamlPath, list[str]] = {}
+    required: dict[YamlPath, list[str]] = {}
+    for err in errors:
+        path, value = tuple(err.absolute_path), _instance(err)
+        if err.validator == "additionalProperties" and isinstance(value, dict):
+            allowed = _subschema(err).get("properties", {})
+            unknown.setdefault(path, []).extend(str(key) for key in value if key not in allowed)
+        elif err.validator == "required" and isinstance(value, dict):
+            required.setdefault(path, []).extend(key for key in _limit(err) if key not in value)
+    return {
+        (path, key)
+        for path, keys in required.items()
+        for key in keys
+        if difflib.get_close_matches(key, unknown.get(path, []), n=1)
+    }
+
+
+def _missing_key(diagnostic: Diagnostic) -> str:
+    found = re.search(r"the required key '([^']*)'", diagnostic.message)
+    return found.group(1) if found else ""
 
 
 def validate(doc: Document) -> list[Diagnostic]:

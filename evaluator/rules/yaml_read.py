@@ -49,6 +49,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import LoadError, caret, error
+from .yaml_words import in_words
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB
 MAX_DEPTH = 32  # nested mappings/lists, the top mapping counting as 1
@@ -202,6 +203,18 @@ def _syntax_error(exc: yaml.YAMLError, text: str, source: str) -> NoReturn:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     where = _mark_position(mark, source)
     problem = getattr(exc, "problem", None) or "invalid YAML"
+    words = in_words(problem, _BREAK.split(text), where.line, where.col)
+    if words is not None:  # a tab or an indentation that lines up with nothing: said in words
+        shown = _source_line(text, where.line)
+        fail_load(
+            "Y103",
+            words.message,
+            source,
+            where.line,
+            words.col,
+            hint=words.hint,
+            context=caret(shown, words.col) if shown is not None else None,
+        )
     hint = None
     context = getattr(exc, "context", None)
     context_mark = getattr(exc, "context_mark", None)

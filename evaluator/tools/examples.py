@@ -27,6 +27,7 @@ from ..core.errors import Diagnostic, PokerRulesError
 from ..engine.evaluate import MAX_SUBSETS
 from ..engine.showdown import best_hand
 from ..rules.cards import parse_cards, tokenize
+from ..rules.yaml_read import did_you_mean
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -47,7 +48,7 @@ MAX_EXAMPLES_WORK = 200_000
 
 
 # Whether a failing example is to be reported: given the example and the hands it
-# evaluated (None where no hand could be made). See evaluator/partial.py.
+# evaluated (None where no hand could be made). See evaluator/tools/partial.py.
 Trust = Callable[["Ruleset", Any, Sequence["Hand | None"]], bool]
 # Card problems are the example's own, whatever else is broken in the file.
 _CARD_CODES = ("C101", "C102", "C103", "C104", "C105", "C107")
@@ -60,6 +61,7 @@ class Failure(NamedTuple):
     message: str
     context: str | None = None
     cause: str | None = None  # the code of the error that stopped the evaluation (E103)
+    hint: str | None = None
 
 
 def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnostic]:
@@ -115,7 +117,15 @@ def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnosti
         if trust is not None and failure.cause not in _CARD_CODES and not trust(ruleset, example.value, hands):
             continue
         problems.append(
-            Diagnostic(failure.code, failure.message, source, example.line, example.col, context=failure.context)
+            Diagnostic(
+                failure.code,
+                failure.message,
+                source,
+                example.line,
+                example.col,
+                hint=failure.hint,
+                context=failure.context,
+            )
         )
     return problems
 
@@ -183,16 +193,17 @@ def _run_one(ruleset: Ruleset, value: Any, hands: list[Hand | None] | None = Non
         return Failure("E103", f"example cannot be evaluated: {problem.first.message}", None, problem.code)
 
 
-def _run_text(ruleset: Ruleset, text: str, seen: list[Hand | None]) -> tuple[str, ...] | None:
+def _run_text(ruleset: Ruleset, text: str, seen: list[Hand | None]) -> Failure | tuple[str, ...] | None:
     match = _IS.match(text)
     if match:
         hand = ruleset.evaluate(match.group("hand"))
         seen.append(hand)
         wanted = match.group("category")
         if wanted not in ruleset.category_names:
-            return ("E102", f"example names category {wanted!r}, which is not in order")
+            message = f"example names category {wanted!r}, which is not in order"
+            return Failure("E102", message, hint=did_you_mean(wanted, list(ruleset.category_names)))
         if hand.category != wanted:
-            return ("E101", f"{match.group('hand')} is {hand.category} ({hand.describe()}), not {wanted}")
+            return ("E101", f"{match.group('hand')} is {hand.summary()}, not {wanted}")
         return None
     match = _COMPARISON.match(text)
     if match:
@@ -201,18 +212,37 @@ def _run_text(ruleset: Ruleset, text: str, seen: list[Hand | None]) -> tuple[str
         seen += [first, second]
         found = ruleset.compare(first, second)
         if found != wanted:
-            why = ruleset.explain(first, second).text()
+            # the steps say which hands these are and why; the verdict is the message's own
+            steps = ruleset.explain(first, second).text().splitlines()[:-1]
             return (
                 "E101",
-                f"expected {match.group('a')} to {_verb(wanted)} {match.group('b')}, but it {_WORDS[found]} it "
-                f"({first.describe()} against {second.describe()})",
-                "\n".join("    " + line for line in why.splitlines()),
+                f"expected {match.group('a')} to {_verb(wanted)} {match.group('b')}, but it {_WORDS[found]} it",
+                "\n".join("    " + line for line in steps),
             )
         return None
-    return (
+    return Failure(
         "E102",
         f"cannot read example {text!r}: write 'HAND > HAND', 'HAND < HAND', 'HAND = HAND' or 'HAND is CATEGORY'",
+        hint=_reading_hint(text),
     )
+
+
+# Words people write between two hands, and the operator an example uses for them.
+_OPERATOR_WORDS = {"beats": ">", "wins": ">", "over": ">", "loses": "<", "ties": "=", "equals": "=", "==": "="}
+
+
+def _reading_hint(text: str) -> str | None:
+    """A did-you-mean for an example that does not read: ``A beats B`` is ``A > B``.
+
+    >>> _reading_hint("As Ks Qs Js Ts beats Kh Kd Qc Jd 9h")
+    "did you mean 'As Ks Qs Js Ts > Kh Kd Qc Jd 9h'?"
+    """
+    words = text.split()
+    for index, word in enumerate(words):
+        operator = _OPERATOR_WORDS.get(word.lower())
+        if operator is not None and 0 < index < len(words) - 1:
+            return f"did you mean {' '.join([*words[:index], operator, *words[index + 1 :]])!r}?"
+    return None
 
 
 def _verb(outcome: int) -> str:
@@ -233,7 +263,10 @@ def _run_mapping(ruleset: Ruleset, value: dict[str, Any], seen: list[Hand | None
     ]
     for key, read, normal in checks:
         if key in value and read(hand) != normal(value[key]):
-            return ("E101", f"{key}: expected {value[key]!r}, found {_shown(read(hand))!r} ({hand.describe()})")
+            found = _shown(read(hand))
+            says_more = key != "description" and found != hand.describe() and hand.summary() != hand.category
+            said = f" ({hand.describe()})" if says_more else ""
+            return ("E101", f"{key}: expected {value[key]!r}, found {found!r}{said}")
     if "wilds" in value:
         expected = {str(parse_cards(str(k))[0]): str(parse_cards(str(v))[0]) for k, v in dict(value["wilds"]).items()}
         if hand.wilds != expected:

@@ -38,8 +38,10 @@ MAX_REASON_WORK = 400_000
 # 33 million units) takes the better part of a minute, the most a check takes on
 MAX_SUITED_COVERAGE_WORK = 40_000_000
 # Analyses of identical rules are shared between the files of one run (the
-# suit tie-break variants of a catalogue classify alike).
-_ANALYSIS_CACHE_SIZE = 64
+# suit tie-break variants of a catalogue classify alike, and sit side by side in
+# a folder's order). A few are kept, the least recently used going first: an
+# analysis holds every hand class of its rules (tens of megabytes for suit classes).
+_ANALYSIS_CACHE_SIZE = 6
 # Hand classes tried for a category's example hand before giving up on it.
 _EXAMPLE_TRIES = 64
 
@@ -99,8 +101,9 @@ class _Coverage(_HandSpace):
 
     def _analysis(self) -> _Analysis:
         key = self._fingerprint()
-        cached = _ANALYSES.get(key)
+        cached = _ANALYSES.pop(key, None)
         if cached is not None:
+            _ANALYSES[key] = cached  # the most recently used is the last one out
             return cached
         work = self._estimate()
         analysis = _Analysis(work, work <= self._work_limit())

@@ -24,6 +24,7 @@ problems of the rest of the file, so:
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import Diagnostic
 from ..rules.build import DECK_SECTIONS
 from ..rules.load import Document, Position
-from ..rules.schema import findings, schema
+from ..rules.schema import findings, schema, sections_holding
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -175,15 +176,27 @@ def doubts_of(removed: Sequence[Path], problems: Sequence[tuple[str, Path]], bro
     fields = _category_fields()
     for path in removed:
         section = path[0] if path else None
+        if len(path) == 1 and section not in schema().get("properties", {}):
+            # an unknown top-level key: harmless, unless it is a section's key that lost its
+            # indentation (``wild:`` then ``ranks: [2]``): that section was meant otherwise
+            for holder in sections_holding(section):
+                _doubt_section(doubts, holder)
+            continue
         if section in HARMLESS_SECTIONS or section not in schema().get("properties", {}):
-            continue  # an unknown top-level key, a name, an example: nothing else depends on it
+            continue  # a name, an example: nothing else depends on it
         if section == "categories":
             if len(path) == 1:
                 doubts.everything = True
             elif len(path) >= 3 and path[2] == "describe":
                 doubts.descriptions.add(str(path[1]))
             elif len(path) == 3 and path[2] not in fields:
-                continue  # an unknown key of a category
+                # an unknown key of a category; a misspelt field (patern:) meant to change it
+                close = difflib.get_close_matches(str(path[2]), sorted(fields), n=1)
+                if close == ["describe"]:
+                    doubts.descriptions.add(str(path[1]))
+                elif close:
+                    doubts.categories.add(str(path[1]))
+                continue
             else:
                 doubts.categories.add(str(path[1]))
             continue

@@ -1,0 +1,56 @@
+"""What a long process keeps: built rulesets are cached, but not without bound.
+
+A built ruleset carries its lookup tables and evaluation caches, tens of
+megabytes for some; a process that goes through many files (a test worker, a
+service checking house rules) must not keep every one of them alive.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+
+from samples import SMALL
+
+import evaluator
+from evaluator.rules import build
+
+
+def test_load_keeps_the_last_rulesets_only(tmp_path: Path) -> None:
+    paths = []
+    for index in range(build.LOADED_LIMIT + 4):
+        path = tmp_path / f"house{index}.yaml"
+        path.write_text(SMALL.replace("name: small", f"name: house{index}"), encoding="utf-8")
+        paths.append(path)
+    first = evaluator.load(paths[0])
+    assert evaluator.load(paths[0]) is first  # loaded again: the same object, built once
+    first.evaluate("As Ks Qs Js Th")  # its engine and caches are built
+    gone = weakref.ref(first)
+    del first
+    for path in paths[1:]:
+        evaluator.load(path)
+    gc.collect()
+    assert len(build._LOADED) <= build.LOADED_LIMIT
+    assert gone() is None, "the least recently used ruleset is let go, with its tables and caches"
+    again = evaluator.load(paths[0])  # and built again when asked for
+    assert again.evaluate("As Ks Qs Js Th").category == "straight"
+
+
+def test_a_ruleset_in_use_is_kept_at_the_front(tmp_path: Path) -> None:
+    kept = evaluator.load("standard")
+    for index in range(build.LOADED_LIMIT):
+        path = tmp_path / f"other{index}.yaml"
+        path.write_text(SMALL.replace("name: small", f"name: other{index}"), encoding="utf-8")
+        evaluator.load(path)
+        assert evaluator.load("standard") is kept  # used between the others: never the oldest
+
+
+def test_forget_loaded_lets_every_ruleset_go() -> None:
+    standard = evaluator.load("standard")
+    gone = weakref.ref(standard)
+    del standard
+    build.forget_loaded()
+    gc.collect()
+    assert gone() is None and not build._LOADED
+    assert evaluator.load("standard").name == "standard"

@@ -112,6 +112,15 @@ def test_a_quoted_word_is_replaced_inside_its_quotes(tmp_path: Path) -> None:
     assert fixed_by_cli(path) == 'name: r\nextends: "standard"\n'
 
 
+@pytest.mark.parametrize("written", ["'As Ks Qs Js 9s beats Kh Kd Qc Jd 9h'", "As Ks Qs Js 9s beats Kh Kd Qc Jd 9h"])
+def test_an_example_rewritten_by_the_hint_is_replaced_whole(tmp_path: Path, written: str) -> None:
+    """E102's hint is the whole example as it should read: the fix replaces the example, not its first card."""
+    path = write(tmp_path, "r.yaml", f"{SMALL}examples:\n  - {written}\n")
+    fixed = written.replace(" beats ", " > ")
+    assert fixed_by_cli(path) == f"{SMALL}examples:\n  - {fixed}\n"
+    assert check_file(path) == []
+
+
 def test_ranks_written_as_numbers_letters_or_words(tmp_path: Path) -> None:
     text = (
         f"name: r\nextends: standard\nwild: {{ranks: [1]}}\ncategories:\n"

@@ -171,7 +171,8 @@ def _misspelt_span(text: str, diagnostic: Diagnostic, wanted: str) -> tuple[int,
         return None
     offset = offset_of(text, diagnostic.line, diagnostic.col, starts)
     named = [word for word in _named_words(diagnostic.message) if word != wanted]
-    span = _word_at(text, offset)
+    # a phrase suggested (an example rewritten) replaces the phrase the message quotes, never one word of it
+    span = None if any(char.isspace() for char in wanted) else _word_at(text, offset)
     if span is not None:
         word = text[span[0] : span[1]]
         said = re.search(rf"(?<![\w.]){re.escape(word)}(?![\w.])", diagnostic.message) if word else None

@@ -90,6 +90,12 @@ def _ranker(ruleset: Ruleset) -> Any:
     return ruleset_ranker(ruleset)
 
 
+def _evaluator(ruleset: Ruleset) -> Callable[[Any], Hand]:
+    from .compiled.tablehand import evaluator
+
+    return evaluator(ruleset)
+
+
 def _comparer(ruleset: Ruleset) -> Callable[[Any, Any], int]:
     from .compiled.fasthand import comparer
 
@@ -119,15 +125,18 @@ class Ruleset(Rules):
 
         return read_cards(self, text, source)
 
-    def evaluate(self, cards: str | Sequence[Card | str]) -> Hand:
+    @built_per_ruleset(lambda ruleset: _evaluator(ruleset))
+    def evaluate(self, cards: str | Sequence[Card | str | int]) -> Hand:
         """The best hand that can be made from ``cards`` (see DESIGN.md).
 
         >>> load("standard").evaluate("As Ks Qs Js Ts 2c 2d").category
         'royal_flush'
-        """
-        from .compiled.fasthand import evaluate
 
-        return evaluate(self, cards)
+        The first calls go through the generic evaluator; once the ruleset's
+        lookup tables are loaded, a hand is answered from them and each field of
+        the returned ``Hand`` is worked out when first read (``compiled/tablehand.py``).
+        """
+        return self.evaluate(cards)
 
     @built_per_ruleset(lambda ruleset: _comparer(ruleset))
     def compare(self, a: str | Sequence[Card | str | int] | Hand, b: str | Sequence[Card | str | int] | Hand) -> int:

@@ -32,6 +32,7 @@ from evaluator.compiled.table_cache import MAGIC, cache_path, read_cache, write_
 from evaluator.compiled.tables import build_tables, load_tables
 from evaluator.core import diskcache
 from evaluator.core.resources import CACHE_ENV
+from evaluator.rules import pattern_memo
 from evaluator.rules.parsercache import MAGIC as PARSER_MAGIC
 from evaluator.rules.parsercache import pattern_cache_name
 
@@ -319,11 +320,12 @@ def test_a_special_file_in_place_of_a_cache_file(folder: Path, make: str) -> Non
     assert table_answer(folder).stdout.split()[2] == "False"  # built and cached
     parser_file = folder / pattern_cache_name()
     table_file = folder / cache_path(load("short-deck")).name
-    for path in (parser_file, table_file):
+    memo_file = folder / pattern_memo._name()  # the patterns parsed before: without it, the parser is read
+    for path in (parser_file, table_file, memo_file):
         SPECIAL[make](path)
     eval_royal(folder)  # returns (the timeout would fail it), right answer, bounded memory
     assert table_answer(folder).stdout.split()[2] == "False"  # not read: rebuilt
-    for path in (parser_file, table_file):
+    for path in (parser_file, table_file, memo_file):
         info = path.lstat()
         assert stat.S_ISREG(info.st_mode) and info.st_size < 10 * 1024**2  # replaced by a real cache file
     assert table_answer(folder).stdout.split()[2] == "True"  # and that one is used

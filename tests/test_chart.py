@@ -97,9 +97,10 @@ def test_an_exact_cell_equals_brute_force(hand_class: str, board: str) -> None:
     assert cell.equity == pytest.approx(_brute_force_equity("holdem", hand_class, board), abs=1e-12)
 
 
-def test_an_exact_preflop_holdem_chart_is_refused_with_its_cost() -> None:
+def test_an_exact_preflop_chart_against_two_opponents_is_refused_with_its_cost() -> None:
+    # against one opponent every board is counted once (chart_exact.py); two are still dealt deal by deal
     with pytest.raises(PokerRulesError) as caught:
-        chart(load("holdem"), classes=["AA"], exact=True)
+        chart(load("holdem"), classes=["AA"], exact=True, opponents=2)
     assert caught.value.code == "O111" and "per combination" in str(caught.value)
 
 

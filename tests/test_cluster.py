@@ -53,6 +53,26 @@ def test_an_exact_chart_on_two_workers_equals_the_single_process_run(client: Any
     assert [c.as_dict() for c in spread.cells] == [c.as_dict() for c in alone.cells]
 
 
+def test_a_board_by_board_chart_and_table_on_two_workers_equal_the_single_process_run(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evaluator.odds import board_run
+    from evaluator.odds.matchups import matchups
+
+    monkeypatch.setattr(board_run, "TASK_LOOKUPS", 20_000)  # many small tasks, spread over both workers
+    ruleset = load("short-deck-holdem")
+    alone = chart(ruleset, exact=True, board="9h 8d")
+    spread = chart(ruleset, exact=True, board="9h 8d", client=client)
+    assert spread.workers == 2 and spread.extra["engine"] == "board-major"
+    assert [c.as_dict() for c in spread.cells] == [c.as_dict() for c in alone.cells]
+    table, spread_table = matchups(ruleset, board="9h 8d 7s"), matchups(ruleset, board="9h 8d 7s", client=client)
+    for name in ("wins", "ties", "deals"):
+        assert np.array_equal(getattr(table, name), getattr(spread_table, name))
+    ranged = odds(load("holdem"), ["QQ+,AKs", "random"], board="Kd 7c 2h", exact=True)
+    spread_odds = odds(load("holdem"), ["QQ+,AKs", "random"], board="Kd 7c 2h", exact=True, client=client)
+    assert [p.as_dict(False) for p in spread_odds.players] == [p.as_dict(False) for p in ranged.players]
+
+
 def test_a_sampled_hand_chart_on_two_workers_equals_the_single_process_run(client: Any) -> None:
     charts = {}
     for name in ("omaha", "stud-hi-lo"):  # the hands are drawn here; each chunk of deals carries its seed

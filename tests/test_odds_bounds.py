@@ -109,9 +109,10 @@ def test_odds_past_the_work_bound_are_refused_before_any_deal() -> None:
 
 def test_an_exact_chart_past_the_bound_is_refused_with_a_way_out() -> None:
     with pytest.raises(PokerRulesError) as caught:
-        chart(load("short-deck-holdem"), exact=True)  # 630 combinations x 2.26e8 lookups each
-    assert caught.value.code == "O122" and "an exact chart of 81 classes" in str(caught.value)
-    assert "1.42e+11 rank lookups" in str(caught.value) and "give board cards" in str(caught.value)
+        # two opponents are dealt deal by deal: 1,128 combinations x 1.23e8 lookups each
+        chart(load("holdem"), exact=True, opponents=2, board="Kd 7c 2h 5s")
+    assert caught.value.code == "O122" and "an exact chart of 169 classes" in str(caught.value)
+    assert "1.39e+11 rank lookups" in str(caught.value) and "give board cards" in str(caught.value)
 
 
 def test_the_cut_count_is_the_number_of_cuts_without_making_them() -> None:

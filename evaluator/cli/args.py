@@ -28,6 +28,26 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: error: {message}", self.format_usage())
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (reading the
+    distribution's metadata is slow to import)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        import sys
+
+        sys.stdout.write(f"pokerrules {installed_version()}\n")
+        parser.exit(0)
+
+
 def installed_version() -> str:
     """The version of the running package: its distribution's metadata when
     that distribution is the one imported, else ``evaluator.__version__``
@@ -300,3 +320,26 @@ def add_schema(commands: Any) -> None:
         "$ pokerrules schema > schemas/ruleset.schema.json",
     )
     add_json(schema, "accepted for uniformity: the schema is always JSON")
+
+
+def add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS``, ``--workers N`` and ``--connect-timeout S``, for commands that can run on Dask
+    (here, not in ``odds/cluster.py``: building the parser must not import the Dask plumbing)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the chunks on this dask.distributed scheduler, one you trust (tcp://host:8786; tls:// for remote)",
+    )
+    group.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="run the chunks on a local Dask cluster of N processes (at most twice the cores, at least 4)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        metavar="S",
+        help="seconds to wait for the scheduler's handshake (default 5, or $POKERRULES_CONNECT_TIMEOUT)",
+    )

@@ -13,18 +13,22 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..core.progress import Interrupts
 from ..core.safe_text import visible
 from ..core.words import counted
-from ..odds.cluster import add_cluster_options
-from .args import RULESET_HELP, add_command, add_json, add_root
+from .args import RULESET_HELP, add_cluster_options, add_command, add_json, add_root
 from .output import UsageError, json_document
 
 if TYPE_CHECKING:
     from ..odds.chart import Cell, ChartComparison, ChartResult
+    from ..odds.matchups import MatchupTable
 
 EXAMPLES = """\
 $ pokerrules chart holdem
 $ pokerrules chart holdem --against short-deck-holdem --html chart.html
 $ pokerrules chart holdem --opponents 3 --samples 100000 --seed 7 --csv
+$ pokerrules chart holdem --exact
+$ pokerrules chart holdem --exact --against short-deck-holdem --csv
 $ pokerrules chart holdem --exact --board "Kd 7c 2h 5s"
+$ pokerrules chart holdem --matchups --exact --html matchups.html
+$ pokerrules chart short-deck-holdem --matchups --exact --csv
 $ pokerrules chart holdem --samples 1000000 --workers 2
 $ pokerrules chart holdem --samples 1000000 --scheduler tcp://10.0.0.5:8786 --json
 $ pokerrules chart omaha --hands 200 --seed 7
@@ -42,7 +46,10 @@ def add_parser(commands: Any) -> None:
         "The equity of every starting-hand class (169 in a 52-card deck, 81 in a 36-card deck) against\n"
         "random opponents, as the 13x13 grid: pairs on the diagonal, suited above, offsuit below.\n"
         "Sampled by default (20,000 deals per class, seeded, with standard errors); --exact\n"
-        "enumerates every deal.\n"
+        "counts every deal: against one random hand every board is enumerated once and every holding\n"
+        "ranked once on it (hold'em before the flop: 134,459 boards up to a renaming of suits).\n"
+        "--matchups --exact gives the table of every class against every class (169 x 169 for hold'em),\n"
+        "as text (each class's best and worst matchup), --json, --csv or an --html heat map.\n"
         "Games whose starting hand is not two hole cards get a chart of sampled hands instead, sorted\n"
         "by equity: --hands N starting hands (default 200), hand i drawn uniformly from the deck with\n"
         "numpy SeedSequence(seed, spawn_key=(i,)), written in one canonical form under a renaming of\n"
@@ -59,7 +66,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--opponents", type=int, default=1, metavar="N", help="random opponents (default 1)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--samples", type=int, metavar="N", help="deals sampled per class or hand (default 20,000)")
-    how.add_argument("--exact", action="store_true", help="enumerate every deal (needs board cards or a small deck)")
+    how.add_argument("--exact", action="store_true", help="count every deal exactly (board by board)")
+    parser.add_argument(
+        "--matchups",
+        action="store_true",
+        help="with --exact: the table of every class against every class, heads-up",
+    )
     parser.add_argument("--seed", type=int, help="seed of the sampled deals and hands (printed when drawn)")
     parser.add_argument(
         "--hands",
@@ -268,6 +280,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json and args.csv:
         raise UsageError("pokerrules chart: choose one of --json and --csv")
     check_run_options(args)
+    if args.matchups:
+        return run_matchups(args, out)
     rulesets = [load(args.ruleset, root=args.root)] + ([load(args.against, root=args.root)] if args.against else [])
     if len(rulesets) > 1:
         check_comparable(*rulesets)  # before the first chart's work
@@ -305,3 +319,80 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write((comparison_text(comparison) if comparison else grid_text(results[0])) + "\n")
     return 0
+
+
+def run_matchups(args: argparse.Namespace, out: TextIO) -> int:
+    """``pokerrules chart --matchups --exact``: the class-against-class table."""
+    from ..core.atomic_write import write_atomically
+    from ..core.progress import Bar
+    from ..odds.matchups import matchups
+    from ..ruleset import load
+    from ..tools.matchup_html import render_matchups_html
+
+    for given, problem in (
+        (not args.exact, "--matchups needs --exact (the table is counted exactly)"),
+        (args.against is not None, "--matchups takes one ruleset (no --against)"),
+        (args.opponents != 1, "--matchups is heads-up (no --opponents)"),
+        (args.hands is not None, "--matchups is a table of grid classes (no --hands)"),
+    ):
+        if given:
+            raise UsageError(f"pokerrules chart: {problem}")
+    ruleset = load(args.ruleset, root=args.root)
+    with (
+        Interrupts() as interrupts,
+        cluster_client(args, interrupts) as client,
+        Bar(f"matchups of {ruleset.name}").running() as bar,
+    ):
+        table = matchups(ruleset, board=args.board, dead=args.dead, client=client, progress=bar)
+    if args.html in ("-", "/dev/stdout"):
+        out.write(render_matchups_html(table))
+        return 0
+    if args.html:
+        write_atomically(args.html, render_matchups_html(table))
+    if args.json:
+        out.write(json_document(table.as_dict()))
+    elif args.csv:
+        out.write(matchups_csv(table))
+    else:
+        out.write(matchups_text(table) + "\n")
+    return 0
+
+
+def matchups_text(table: MatchupTable) -> str:
+    """Each class with its equity against the field of classes, its best and its worst matchup."""
+    equities = table.equities()
+    names = [cls.name for cls in table.classes]
+    width = max(len(name) for name in names)
+    lines = [
+        f"{visible(table.ruleset)}: {table.method_text()} ({table.seconds:.1f} s)",
+        f"  {'class':<{width}}  {'mean':>7}  {'best matchup':>{width + 10}}  {'worst matchup':>{width + 10}}",
+    ]
+    for i, name in enumerate(names):
+        row = equities[i]
+        met = [j for j in range(len(names)) if row[j] == row[j]]
+        if not met:
+            lines.append(f"  {name:<{width}}  {'.':>7}")
+            continue
+        best = max(met, key=lambda j: (row[j], -j))
+        worst = min(met, key=lambda j: (row[j], j))
+        mean = sum(row[j] for j in met) / len(met)
+        lines.append(
+            f"  {name:<{width}}  {100 * mean:6.2f}%  {'vs ' + names[best]:>{width + 3}} {100 * row[best]:6.2f}%"
+            f"  {'vs ' + names[worst]:>{width + 3}} {100 * row[worst]:6.2f}%"
+        )
+    lines.append("  (mean: the plain mean over the classes met; every cell is in --json, --csv and --html)")
+    return "\n".join(lines)
+
+
+def matchups_csv(table: MatchupTable) -> str:
+    """One row per pair of classes that meet: the hero's equity, wins, ties and deals."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["ruleset", "class", "against", "equity", "win", "tie", "wins", "ties", "deals"])
+    for cell in table.as_dict()["cells"]:
+        writer.writerow(
+            [visible(table.ruleset), cell["class"], cell["against"]]
+            + [f"{cell[name]:.6f}" for name in ("equity", "win", "tie")]
+            + [cell["wins"], cell["ties"], cell["deals"]]
+        )
+    return buffer.getvalue()

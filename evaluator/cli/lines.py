@@ -9,9 +9,10 @@ stays bounded, and a longer line is refused (``Y128``) with its number.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TextIO
 
-from ..core.errors import Diagnostic, LoadError
+from ..core.errors import Diagnostic, LoadError, PokerRulesError
 
 #: The longest input line read, in characters (a hand is at most 4,000 characters
 #: of card text; a showdown line holds a few hands and boards).
@@ -36,15 +37,29 @@ def bounded_lines(stream: TextIO, source: str) -> Iterator[tuple[int, str]]:
             return
         number += 1
         if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            raise LoadError(
-                Diagnostic(
-                    "Y128",
-                    f"line {number:,} is longer than {MAX_LINE_CHARS:,} characters; it is not read",
-                    source,
-                    number,
-                    1,
-                    "error",
-                    "give one hand (or one showdown) per line",
-                )
-            )
+            raise line_too_long(number, source)
         yield number, line
+
+
+def line_too_long(number: int, source: str) -> LoadError:
+    """The ``Y128`` error of line ``number`` of ``source``, longer than :data:`MAX_LINE_CHARS`."""
+    return LoadError(
+        Diagnostic(
+            "Y128",
+            f"line {number:,} is longer than {MAX_LINE_CHARS:,} characters; it is not read",
+            source,
+            number,
+            1,
+            "error",
+            "give one hand (or one showdown) per line",
+        )
+    )
+
+
+def at_input_line(problem: PokerRulesError, source: str, number: int) -> PokerRulesError:
+    """``problem``, met reading line ``number`` of ``source``, placed at that line (where in the
+    line it was is kept in the message: ``... (in <hand 2>)``)."""
+    first = problem.first
+    return PokerRulesError(
+        replace(first, message=f"{first.message} (in {first.source})", source=source, line=number, col=1, context=None)
+    )

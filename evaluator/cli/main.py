@@ -31,7 +31,7 @@ from . import compare as cli_compare
 from . import draw as cli_draw
 from . import lsp as cli_lsp
 from . import odds as cli_odds
-from .lines import bounded_lines
+from .lines import at_input_line, bounded_lines
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERNAL,
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  $ pokerrules CMD --help     (each command's options and examples)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"pokerrules {cli_args.installed_version()}")
+    parser.add_argument("--version", action=cli_args.VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     cli_args.add_list(commands)
     cli_args.add_eval(commands)
@@ -135,12 +135,13 @@ def tokenize_quiet(text: str) -> list[object]:
 def cmd_eval(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = None) -> int:
     """``pokerrules eval``: evaluate each hand on the tables, one line each, streamed."""
     from ..ruleset import load
-    from .evaluate import hands_from, write_lines
+    from .evaluate import Batch, hands_from, write_lines
 
     ruleset = load(args.ruleset, root=args.root)
-    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1)
+    batch = Batch(out)  # lines go out together, and whenever the input is about to wait
+    hands = hands_from(args.cards, stdin or sys.stdin, lambda value: len(tokenize_quiet(value)) == 1, batch.flush)
     one = list(args.cards) != ["-"] and (len(args.cards) == 1 or all(len(tokenize_quiet(v)) == 1 for v in args.cards))
-    return write_lines(ruleset, hands, out, args.json, one)
+    return write_lines(ruleset, hands, batch, args.json, one)
 
 
 def _split_line(line: str, hand_size: int | None) -> tuple[list[str], list[str]]:
@@ -172,7 +173,6 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     that does not start with ``#`` is one showdown; the output is all or
     nothing (a bad line is reported with its number and nothing is printed).
     """
-    from dataclasses import replace
 
     from ..compiled.fasthand import showdown
     from ..ruleset import load
@@ -205,18 +205,7 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
                 boards = list(args.board)  # the same board(s) for every line
             results.append(showdown(ruleset, hands, _one_board_or_all(boards), args.pot))
         except PokerRulesError as problem:
-            first = problem.first
-            source = "<stdin>" if args.source == "-" else args.source
-            raise PokerRulesError(
-                replace(
-                    first,
-                    message=f"{first.message} (in {first.source})",
-                    source=source,
-                    line=number,
-                    col=1,
-                    context=None,
-                )
-            ) from None
+            raise at_input_line(problem, "<stdin>" if args.source == "-" else args.source, number) from None
     if args.summary:
         out.write(_summary(results, args.json, args.pot is not None))
         return EXIT_OK

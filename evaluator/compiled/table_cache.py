@@ -29,6 +29,7 @@ import numpy as np
 from ..core import diskcache
 from ..core.resources import user_cache_dir
 from .classgrid import NO_HAND
+from .classwords import read_words
 from .suittable import SUIT_MODE, read_suit_table
 from .table_layout import EXTRA_CARDS, Strength, Tables, card_model
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 #: Bumped whenever the layout of a cache file or of the tables changes.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"
@@ -79,6 +80,8 @@ def _payload(tables: Tables) -> dict[str, np.ndarray]:
     arrays["flags"] = np.array([tables.dominant, tables.flush_matters], dtype=np.int8)
     if tables.suit_table is not None:
         arrays.update(tables.suit_table.arrays())
+    if tables.words is not None:
+        arrays.update(tables.words.arrays())
     return arrays
 
 
@@ -160,6 +163,8 @@ def read_cache(ruleset: Rules, path: Path) -> Tables | None:
             if len(values) and (values.max() >= len(strengths) or values.min() < NO_HAND):
                 raise ValueError("suit table value out of range")
         _check_shape(tables)
+        size = tables.size
+        tables.words = read_words(arrays, {k: len(nf[k][0]) for k in nf if k <= size}, len(fl[size][0]))
         return tables
     except Exception:  # noqa: BLE001 - whatever is wrong with the file, it is rebuilt
         return None

@@ -30,6 +30,7 @@ from .suittable import SUIT_MODE, SuitTable, why_not_suit_mode
 if TYPE_CHECKING:
     from ..core.errors import RulesetError
     from ..rules.ruleset import Rules
+    from .classwords import ClassWords
 
 #: Tables are built for holdings of up to hand.size + EXTRA_CARDS cards (seven for
 #: five-card poker); larger holdings are filled in lazily, in memory.
@@ -374,6 +375,7 @@ class Tables:
     built_in: float = 0.0  # seconds spent building (0 when read from the cache)
     from_cache: bool = False
     suit_table: SuitTable | None = None  # values by reduced suit key (mode "suitclass")
+    words: ClassWords | None = None  # descriptions per class (classwords.py)
     _index: dict[Strength, int] | None = None
 
     @property

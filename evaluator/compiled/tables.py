@@ -60,9 +60,12 @@ import numpy as np
 
 from ..core.progress import Bar
 from ..engine.evaluate import engine_for
+from ..engine.fill import Fill
+from ..engine.hand import Hand
 from ..rules.cards import Card
 from .build_cost import check_build
 from .classgrid import NO_HAND, count_vectors, grow, sorted_table
+from .classwords import ClassWords, WordsBuilder
 from .suitclasses import holdings
 from .suittable import SUIT_MODE, build_suit_table, enumerate_classes
 from .table_cache import cache_enabled, cache_path, read_cache, write_cache
@@ -76,7 +79,6 @@ from .table_layout import (
 )
 
 if TYPE_CHECKING:
-    from ..engine.fill import Fill
     from ..rules.ruleset import Rules
 
 
@@ -114,28 +116,41 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     fl_suit: list[int] = []
     done = 0
     wild_cards = [Card.joker(n + 1) for n in range(max(caps[-1] if wild_digit >= 0 else 0, size))]
+    # the words of each class of natural cards, for the hands the tables answer (classwords.py)
+    words = (
+        WordsBuilder() if model.mode in ("direct", "suited") and not keyed and not ruleset.wild.lowest_rank else None
+    )
+    nf_words: dict[int, list[int]] = {}
+    fl_words: list[int] = []
     for k, rows in small.items():
         unsuited: list[Strength | None] = []
+        unsuited_words: list[int] = nf_words.setdefault(k, [])
         for row in rows.tolist():
             naturals = [ruleset.rank_symbols[model.digit_rank[d]] for d in range(natural_digits) for _ in range(row[d])]
             wilds = row[wild_digit] if wild_digit >= 0 else 0
             held = wild_cards[:wilds]
             flushable = k == size and all(row[d] <= copies for d in range(natural_digits))
-            by_suit: list[Strength | None] = []
+            by_suit: list[Fill | None] = []
             if flushable:
                 for suit in flush_suits:
-                    by_suit.append(_strength(engine, [Card(r, suit) for r in naturals], held))
+                    by_suit.append(_fill(engine, [Card(r, suit) for r in naturals], held))
             if k == size and (len(naturals) <= 1 or one_suit):
-                plain = max((s for s in by_suit if s is not None), default=None) if flushable else None
+                found = [f for f in by_suit if f is not None] if flushable else []
+                plain_fill = max(found, key=lambda f: value_part(f.strength)) if found else None
             else:
-                plain = _strength(engine, _spread(naturals, suits), held)
+                plain_fill = _fill(engine, _spread(naturals, suits), held)
+            plain = _part(plain_fill)
             unsuited.append(plain)
+            if words is not None:
+                unsuited_words.append(words.index(_words(ruleset, plain_fill, wilds)))
             if flushable:
                 for which in range(len(flush_suits) if keyed else 1):
                     fl_rows.append(row)
                     fl_suit.append(which)
-                    raw_fl.append(by_suit[which])
-            for s in [plain, *by_suit]:
+                    raw_fl.append(_part(by_suit[which]))
+                    if words is not None:
+                        fl_words.append(words.index(_words(ruleset, by_suit[which], wilds)))
+            for s in [plain, *map(_part, by_suit)]:
                 if s is not None:
                     strengths[s] = None
             done += 1
@@ -172,11 +187,18 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
 
     nf: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     fl: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    word_indices: dict[int, np.ndarray] = {}
     for k, rows in small.items():
-        nf[k] = sorted_table(layout.keys(rows), values(raw_nf[k]))
+        keys = layout.keys(rows)
+        nf[k] = sorted_table(keys, values(raw_nf[k]))
+        word_indices[k] = in_key_order(keys, nf_words.get(k, []))
     flush_rows = np.array(fl_rows, dtype=np.int16).reshape(-1, layout.digits)
     suit_offsets = np.array(fl_suit, dtype=np.int64) << layout.key_bits
-    fl[size] = sorted_table(layout.keys(flush_rows) + suit_offsets, values(raw_fl))
+    flush_keys = layout.keys(flush_rows) + suit_offsets
+    fl[size] = sorted_table(flush_keys, values(raw_fl))
+    class_words = (
+        ClassWords(list(words.texts), word_indices, in_key_order(flush_keys, fl_words)) if words is not None else None
+    )
 
     # 2. dominance: is a one-suited five-card class ever worse than unsuited?
     five_keys, five_values = nf[size]
@@ -204,12 +226,34 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         flush_matters,
         built_in=time.monotonic() - started,
         suit_table=suit_table,
+        words=class_words,
     )
 
 
-def _strength(engine: Any, naturals: list[Card], wilds: list[Card]) -> Strength | None:
+def _fill(engine: Any, naturals: list[Card], wilds: list[Card]) -> Fill | None:
     fill: Fill | None = engine.fill(naturals + wilds, [False] * len(naturals) + [True] * len(wilds))
+    return fill
+
+
+def _part(fill: Fill | None) -> Strength | None:
     return value_part(fill.strength) if fill is not None else None
+
+
+def _strength(engine: Any, naturals: list[Card], wilds: list[Card]) -> Strength | None:
+    return _part(_fill(engine, naturals, wilds))
+
+
+def _words(ruleset: Rules, fill: Fill | None, wilds: int) -> str | None:
+    """The description of a class's representative hand: natural cards that qualify only."""
+    if fill is None or wilds or not fill.classification.qualifies:
+        return None
+    return Hand.from_fill(ruleset, fill).describe()
+
+
+def in_key_order(keys: np.ndarray, indices: list[int]) -> np.ndarray:
+    """Text indices of classes put in the order of their sorted keys (as ``sorted_table``)."""
+    order = np.argsort(keys, kind="stable")
+    return np.array(indices, dtype=np.int32).reshape(-1)[order] if len(indices) else np.full(len(keys), -1, np.int32)
 
 
 def _spread(ranks: list[str], suits: Sequence[str]) -> list[Card]:

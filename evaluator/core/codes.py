@@ -203,6 +203,7 @@ CODES: dict[str, str] = {
     "O121": "a number of local Dask workers out of 1 to the bound (twice the usable cores, at least 4)",
     "O122": "work refused before it starts: its estimate in rank lookups is past the bound",
     "O123": "a connection timeout that is not a number of seconds from 0.1 to 300",
+    "O126": "an exact matchup table the game cannot give: not two hole cards and one board, a split pot, beats: exceptions, several packs",
 }
 
 

@@ -52,15 +52,17 @@ DEFAULT_MAX_MB = 256
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
 #: The magic strings of the files this cache writes: only such files are pruned.
-MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN")
+MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN")
 #: Suffixes of the files this cache writes.
-CACHE_SUFFIXES = (".tables", ".parser", ".return")
+CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo")
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"
 #: Temporary files as this module names them (``NAME.<16 hex digits>.tmp``): the
 #: only ones it removes, so that a folder shared with other files loses none of theirs.
-_OUR_TEMP = re.compile(r"(?:.+(?:\.tables|\.parser|\.return)|" + re.escape(KEY_NAME) + r")\.[0-9a-f]{16}\.tmp")
+_OUR_TEMP = re.compile(
+    r"(?:.+(?:\.tables|\.parser|\.return|\.valid|\.memo)|" + re.escape(KEY_NAME) + r")\.[0-9a-f]{16}\.tmp"
+)
 #: A temporary file untouched for this long belongs to a process that died.
 STALE_SECONDS = 600
 HEADER_MAX = 64 * 1024

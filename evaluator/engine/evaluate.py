@@ -432,7 +432,10 @@ class Engine:
     def play_order_key(self, classification: Classification) -> Callable[[Card], tuple[int, int, int]]:
         """Sort key of played cards: bigger groups first, then high to low,
         the low ace of a run last."""
-        hand = classification.hand_class
+        return self.order_key(classification.hand_class)
+
+    def order_key(self, hand: HandClass) -> Callable[[Card], tuple[int, int, int]]:
+        """:meth:`play_order_key` of a hand class (what the order depends on)."""
         count_of = {rank: count for count, rank in hand.groups}
         value_of, suit_rank, run_top = self.value_of, self.suit_rank, hand.run_top
 

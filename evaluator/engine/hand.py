@@ -9,7 +9,6 @@ Hands of rulesets without ``beats:`` exceptions compare with ``<`` and ``==``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.patterns import run_bottom, run_top
@@ -37,41 +36,102 @@ RANK_NAMES: dict[str, tuple[str, str]] = {
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
 
 
-@dataclass(frozen=True, eq=False)
 class Hand:
-    """A evaluated hand. ``strength`` orders hands (bigger wins) where no
-    ``beats:`` exception applies; ``value`` is the high-poker value."""
+    """An evaluated hand. ``strength`` orders hands (bigger wins) where no
+    ``beats:`` exception applies; ``value`` is the high-poker value.
 
-    category: str
-    cards: tuple[str, ...]
-    played_as: tuple[str, ...]
-    wilds: dict[str, str]
-    value: tuple[int, ...]
-    strength: tuple[tuple[int, ...], ...]
-    qualifies: bool
-    ruleset: Rules = field(repr=False)
-    fill: Fill = field(repr=False)
+    A hand is immutable. Its fields are worked out on first access: a hand of
+    the generic evaluator from its :class:`Fill`, a hand answered from the
+    lookup tables (``compiled/tablehand.py``) from the tables, so that what is
+    never asked for is never computed.
+    """
+
+    __slots__ = ("ruleset", "_fill", "_cards", "_played_as", "_wilds")
+
+    ruleset: Rules
+
+    def __init__(self, ruleset: Rules, fill: Fill | None = None) -> None:
+        self.ruleset = ruleset
+        if fill is not None:
+            self._fill = fill
 
     @staticmethod
     def from_fill(ruleset: Rules, fill: Fill) -> Hand:
         """Wrap an evaluator result."""
-        wilds = {
+        return Hand(ruleset, fill)
+
+    # --- what the generic evaluator found (a table hand fills it in on demand) -----------------
+
+    @property
+    def fill(self) -> Fill:
+        """The generic evaluator's best way the cards play."""
+        try:
+            return self._fill
+        except AttributeError:
+            fill = self._fill = self._make_fill()
+            return fill
+
+    def _make_fill(self) -> Fill:
+        raise AttributeError("fill")  # pragma: no cover - a generic hand is made with its fill
+
+    @property
+    def category(self) -> str:
+        """The name of the hand's category."""
+        return self.fill.classification.category.name
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards that play, in playing order (groups first, high to low)."""
+        try:
+            return self._cards
+        except AttributeError:
+            self._order()
+            return self._cards
+
+    @property
+    def played_as(self) -> tuple[str, ...]:
+        """What each card of :attr:`cards` plays as (wild cards filled in)."""
+        try:
+            return self._played_as
+        except AttributeError:
+            self._order()
+            return self._played_as
+
+    @property
+    def wilds(self) -> dict[str, str]:
+        """Each wild card that plays, with the card it stands for."""
+        try:
+            return self._wilds
+        except AttributeError:
+            self._order()
+            return self._wilds
+
+    @property
+    def value(self) -> tuple[int, ...]:
+        """The high-poker value: the category's strength, then the tie-break ranks."""
+        return self.fill.classification.value
+
+    @property
+    def strength(self) -> tuple[tuple[int, ...], ...]:
+        """What orders hands in this ruleset's direction (bigger wins): qualifier,
+        score, natural-beats-wild, suit tie-break."""
+        return self.fill.strength
+
+    @property
+    def qualifies(self) -> bool:
+        """Whether the hand meets the ruleset's qualifier (and so can win)."""
+        return self.fill.classification.qualifies
+
+    def _order(self) -> None:
+        """Work out :attr:`cards`, :attr:`played_as` and :attr:`wilds` from the fill."""
+        fill = self.fill
+        self._cards = tuple([str(card) for card in fill.cards])
+        self._played_as = tuple([str(card) for card in fill.played_as])
+        self._wilds = {
             str(held): str(played)
             for held, played, wild in zip(fill.cards, fill.played_as, fill.is_wild, strict=False)
             if wild
         }
-        classification = fill.classification
-        return Hand(
-            category=classification.category.name,
-            cards=tuple(str(card) for card in fill.cards),
-            played_as=tuple(str(card) for card in fill.played_as),
-            wilds=wilds,
-            value=classification.value,
-            strength=fill.strength,
-            qualifies=classification.qualifies,
-            ruleset=ruleset,
-            fill=fill,
-        )
 
     def describe(self) -> str:
         """The hand in words, from the category's ``describe`` template.
@@ -165,6 +225,12 @@ class Hand:
 
     def __str__(self) -> str:
         return f"{' '.join(self.cards)}: {self.describe()}"
+
+    def __repr__(self) -> str:
+        return (
+            f"Hand(category={self.category!r}, cards={self.cards!r}, played_as={self.played_as!r}, "
+            f"wilds={self.wilds!r}, value={self.value!r}, strength={self.strength!r}, qualifies={self.qualifies!r})"
+        )
 
     def _check(self, other: object) -> Hand:
         if not isinstance(other, Hand) or other.ruleset is not self.ruleset:

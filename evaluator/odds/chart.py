@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import error
 from ..engine.cardread import read_cards
+from .chart_exact import ExactGrid, check_bound, exact_cell, grid_question, run_grid
 from .chart_run import (
     CHUNK_SAMPLES,
     DEFAULT_CHART_SAMPLES,
@@ -47,15 +48,15 @@ from .chart_run import (
     check_question,
     deal_cost,
     exact_cost,
-    grid_ranks,
     run_chunk,
     settle_chart,
+    worker_count,
 )
 from .chart_sample import sampled_chart, starting_cards
 from .cluster import Progress, check_seed, drawn_seed
 from .deals import OddsError
 from .odds import deal_geometry
-from .ranges import parse_range
+from .ranges import grid_ranks, parse_range
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -188,6 +189,12 @@ def chart(
                 raise error(OddsError, "O101", f"{name!r} is not a class of the grid (AA, AKs, AKo)", "<chart>")
             wanted.append(by_name[name])
     per_class = samples if samples is not None else DEFAULT_CHART_SAMPLES
+    why = "more than one opponent" if exact and opponents > 1 else ""
+    if exact and opponents == 1:
+        grid = grid_question(ruleset, board, dead)
+        if isinstance(grid, ExactGrid):
+            return _board_major_chart(ruleset, grid, wanted, board, dead, client, progress, started)
+        why = grid
     used_seed = None if exact else drawn_seed(seed)
     width = len(grid_ranks(ruleset))
     options = [_combos(ruleset, cls.name, board, dead) for cls in wanted]
@@ -195,7 +202,7 @@ def chart(
     dealt = [c for c, found in enumerate(options) if found]  # a class the known cards block whole: an empty cell
     if exact:
         if dealt:  # every class costs about the same per combination: the bound is checked once
-            per_combo = exact_cost(ruleset, options[dealt[0]][0], opponents, board, dead, sum(combos))
+            per_combo = exact_cost(ruleset, options[dealt[0]][0], opponents, board, dead, sum(combos), why)
             check_chart_work(per_combo * sum(combos), len(wanted), "classes", exact=True)
         work = float(sum(combos))
     else:
@@ -233,6 +240,37 @@ def chart(
         progress=progress,
         started=started,
         work=work,
+    )
+
+
+def _board_major_chart(
+    ruleset: Rules,
+    grid: ExactGrid,
+    wanted: list[HandClass],
+    board: str,
+    dead: str,
+    client: Any,
+    progress: Progress | None,
+    started: float,
+) -> ChartResult:
+    """The exact chart against one random hand, every board once (:mod:`evaluator.odds.chart_exact`)."""
+    check_bound(ruleset, grid, client)
+    sums = run_grid(ruleset, grid, client, progress)
+    cells = [exact_cell(ruleset, grid, cls, len(_combos(ruleset, cls.name, board, dead))) for cls in wanted]
+    return ChartResult(
+        ruleset=ruleset.name,
+        ranks=grid_ranks(ruleset),
+        opponents=1,
+        method="exact",
+        seed=None,
+        samples=None,
+        board=board,
+        dead=dead,
+        cells=cells,
+        lookups=grid.plan.lookups,
+        seconds=time.monotonic() - started,
+        workers=worker_count(client),
+        extra={"engine": "board-major", "boards": sums.boards},
     )
 
 

@@ -22,6 +22,7 @@ from ..core.errors import error
 from .cluster import Progress, RulesetSpec, check_work, chunk_rng, cluster_workers, fold_chunks
 from .deals import BATCH, OddsError
 from .odds import EXACT_HARD_LIMIT, MAX_PLAYERS, MAX_SAMPLES, exact_lookups, prepare
+from .ranges import grid_ranks
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -187,19 +188,6 @@ class ChartResult:
         }
 
 
-def grid_ranks(ruleset: Rules) -> list[str]:
-    """The ranks along the grid, highest first (the ace high, as classes are written).
-
-    >>> from evaluator import load
-    >>> grid_ranks(load("short-deck-holdem"))
-    ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6']
-    """
-    order = list(ruleset.deck_ranks)
-    if "A" in order:
-        order = [rank for rank in order if rank != "A"] + ["A"]
-    return order[::-1]
-
-
 @dataclass(frozen=True)
 class Chunk:
     """One unit of chart work: a cell (class or sampled hand), its part number, the question and its seed."""
@@ -296,9 +284,11 @@ def check_question(opponents: int, samples: int | None, exact: bool) -> None:
         raise error(OddsError, "O112", f"samples must be from 1 to {MAX_SAMPLES:,}", "<chart>")
 
 
-def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str, combinations: int) -> float:
+def exact_cost(
+    ruleset: Rules, combo: str, opponents: int, board: str, dead: str, combinations: int, why: str = ""
+) -> float:
     """Rank lookups of one combination's exact chunk (``combinations`` of them in the chart);
-    refused (O111) past ``EXACT_HARD_LIMIT``."""
+    refused (O111) past ``EXACT_HARD_LIMIT`` (``why``: why the chart is not counted board by board)."""
     table, engine = prepare(ruleset, [combo] + ["random"] * opponents, board, dead)
     cost = exact_lookups(table, engine, EXACT_HARD_LIMIT)
     if cost > EXACT_HARD_LIMIT:
@@ -307,7 +297,8 @@ def exact_cost(ruleset: Rules, combo: str, opponents: int, board: str, dead: str
             OddsError,
             "O111",
             f"an exact chart needs about {cost:.3g} rank lookups per combination ({whole:.3g} in all); "
-            f"the bound per combination is {EXACT_HARD_LIMIT:.0e}",
+            f"the bound per combination is {EXACT_HARD_LIMIT:.0e}"
+            + (f" (dealt deal by deal, not counted board by board: {why})" if why else ""),
             "<chart>",
             hint="drop --exact to sample, or give board cards",
         )

@@ -53,12 +53,12 @@ from .chart_run import (
     check_question,
     deal_cost,
     exact_cost,
-    grid_ranks,
     settle_chart,
 )
 from .cluster import Progress, chunk_rng, drawn_seed
 from .deals import OddsError
 from .odds import deal_geometry
+from .ranges import grid_ranks
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

@@ -24,7 +24,6 @@ A scheduler is reached through :mod:`evaluator.odds.scheduler`.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
@@ -37,12 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from ..core.errors import error
 from .scheduler import WorkError, connect_timeout, probe, read_address
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..rules.load import Document
     from ..rules.ruleset import Rules
 
@@ -215,28 +214,6 @@ def worker_environment() -> Any:
     return dask.config.set({key: settings, "distributed.worker.multiprocessing-method": "forkserver"})
 
 
-def add_cluster_options(parser: argparse.ArgumentParser) -> None:
-    """``--scheduler ADDRESS``, ``--workers N`` and ``--connect-timeout S``, for commands that can run on Dask."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run the chunks on this dask.distributed scheduler, one you trust (tcp://host:8786; tls:// for remote)",
-    )
-    group.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
-        help="run the chunks on a local Dask cluster of N processes (at most twice the cores, at least 4)",
-    )
-    parser.add_argument(
-        "--connect-timeout",
-        type=float,
-        metavar="S",
-        help="seconds to wait for the scheduler's handshake (default 5, or $POKERRULES_CONNECT_TIMEOUT)",
-    )
-
-
 @dataclass
 class RulesetSpec:
     """What a worker needs to rebuild a ruleset: its resolved document (picklable, small).
@@ -286,6 +263,8 @@ def chunk_rng(seed: int, *key: int) -> np.random.Generator:
     >>> bool(chunk_rng(7, 3, 1).integers(100) == chunk_rng(7, 3, 1).integers(100))
     True
     """
+    import numpy as np  # here, not at the top: every command's parser imports this module
+
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
@@ -295,6 +274,8 @@ def check_seed(seed: int) -> int:
     >>> check_seed(7)
     7
     """
+    import numpy as np
+
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
         shown = str(seed) if len(str(seed)) <= 40 else str(seed)[:37] + "..."
         raise error(WorkError, "O118", f"the seed {shown} is not a whole number from 0 to 2^64 - 1", "<seed>")
@@ -305,6 +286,8 @@ def drawn_seed(seed: int | None) -> int:
     """``seed`` (checked, O118), or a fresh one (reported with the answer so that it can be reproduced)."""
     if seed is not None:
         return check_seed(seed)
+    import numpy as np
+
     entropy = np.random.SeedSequence().entropy
     return int(entropy) % (1 << 32) if isinstance(entropy, int) else 0
 
@@ -429,6 +412,8 @@ def rank_many_dask(ruleset: Rules, array: Any) -> Any:
     it; the blocks carry the ruleset's document, and each worker builds the
     ruleset and reads (or compiles) its tables once.
     """
+    import numpy as np
+
     _distributed()
     if getattr(array, "ndim", 0) != 2:
         raise ValueError(f"rank_many takes an array of shape (hands, cards); got {getattr(array, 'shape', None)}")

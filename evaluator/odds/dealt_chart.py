@@ -20,11 +20,12 @@ import numpy as np
 
 from ..core.errors import error
 from ..deal.resolve import rules_text
-from .chart_run import Cell, ChartResult, HandSample, SampledHand, grid_ranks
+from .chart_run import Cell, ChartResult, HandSample, SampledHand
 from .chart_sample import MAX_CHART_HANDS, starting_cards
 from .cluster import Progress, chunk_rng, drawn_seed
 from .deals import OddsError
 from .dealt import dealt_odds
+from .ranges import grid_ranks
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules

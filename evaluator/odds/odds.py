@@ -12,7 +12,10 @@ in rank lookups (deals x players x halves x boards x card subsets). Up to
 Monte Carlo of ``DEFAULT_SAMPLES`` deals is drawn with a seed (given, or drawn
 and reported) and every figure carries its standard error. ``samples=`` forces
 sampling; ``exact=True`` forces enumeration up to ``EXACT_HARD_LIMIT`` (2x10^9
-lookups, a few minutes) and is refused past it.
+lookups, a few minutes) and is refused past it. An exact answer is counted
+board by board (:mod:`evaluator.odds.board_major`: every board once, every
+holding ranked once on it) when that is cheaper than dealing every deal -- a
+range against a range, a range against ``random`` -- with the same figures.
 
 Geometry: a ruleset's ``game:`` says how many hole and board cards are dealt
 (and how many boards). Without one, hands of at most two cards (and ranges)
@@ -36,6 +39,9 @@ import numpy as np
 from ..core.errors import PokerRulesError, error
 from ..engine.cardread import read_cards
 from ..rules.cards import tokenize
+from .board_counts import HeadsUpSums
+from .board_major import MatchupSums, Plan
+from .board_run import board_major_plan, player_figures, run_plan
 from .cluster import RulesetSpec, check_seed, check_work, chunk_rng, drawn_seed, fold_chunks
 from .deals import BATCH, OddsError, Table, build_table, cut_count
 from .ranges import HandRange, combo_count_text, parse_range
@@ -405,17 +411,24 @@ def odds(
     work = exact_lookups(table, engine, EXACT_HARD_LIMIT)
     if exact and samples is not None:
         raise error(OddsError, "O112", "exact and samples exclude each other", "<odds>")
+    names = engine.names
+    report = progress or (lambda fraction: None)
+    why = ""
+    if samples is None:
+        plan = board_major_plan(table, work, EXACT_HARD_LIMIT if exact else EXACT_LIMIT)
+        if isinstance(plan, Plan):
+            return _board_major_result(ruleset, table, plan, names, client, report, started)
+        why = plan
     if exact and work > EXACT_HARD_LIMIT:
         raise error(
             OddsError,
             "O111",
-            f"exact enumeration needs about {work:.3g} rank lookups; the bound is {EXACT_HARD_LIMIT:.0e}",
+            f"exact enumeration needs about {work:.3g} rank lookups; the bound is {EXACT_HARD_LIMIT:.0e}"
+            + (f" (board by board: {why})" if why else ""),
             "<odds>",
             hint="drop --exact to sample, or give more known cards",
         )
-    names = engine.names
     totals = _Totals(table.players, names)
-    report = progress or (lambda fraction: None)
     if exact or (samples is None and work <= EXACT_LIMIT):
         method, used_seed = "exact", None
         done = 0.0
@@ -490,6 +503,45 @@ def player_hand(hand: HandRange) -> dict[str, Any]:
         "range": None if known else hand.text,
         "combos": len(hand.combos) if hand.known else None,
     }
+
+
+def _board_major_result(
+    ruleset: Rules,
+    table: Table,
+    plan: Plan,
+    names: list[str],
+    client: Any,
+    report: Progress,
+    started: float,
+) -> OddsResult:
+    """The exact answer by boards (:mod:`evaluator.odds.board_major`), in the form of the deal enumeration's."""
+    sums = run_plan(ruleset, plan, False, client, report)
+    assert isinstance(sums, MatchupSums | HeadsUpSums)
+    figures, no_qualifier, deals = player_figures(plan, sums)
+    split = len(names) > 1
+    players = [
+        PlayerOdds(
+            **player_hand(hand),
+            equity=figure.equity,
+            win=figure.win,
+            tie=figure.tie,
+            std_error=0.0,
+            halves={name: share for name, share in zip(names, figure.halves, strict=True)},
+            scoop=figure.win if split else None,
+        )
+        for hand, figure in zip(table.hands, figures, strict=True)
+    ]
+    return OddsResult(
+        ruleset=ruleset.name,
+        method="exact",
+        deals=deals,
+        seed=None,
+        players=players,
+        split=split,
+        no_qualifier=dict(zip(names, no_qualifier, strict=True)),
+        lookups=plan.lookups,
+        seconds=time.monotonic() - started,
+    )
 
 
 def standard_error(p: float, n: int) -> float:

@@ -266,6 +266,19 @@ def parse_range(ruleset: Rules, text: str, hole: int = 2, source: str = "<hand>"
     return _Reader(ruleset, text, hole, source).read()
 
 
+def grid_ranks(ruleset: Rules) -> list[str]:
+    """The ranks along a starting-hand grid, highest first (the ace high, as classes are written).
+
+    >>> from evaluator import load
+    >>> grid_ranks(load("short-deck-holdem"))
+    ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6']
+    """
+    order = list(ruleset.deck_ranks)
+    if "A" in order:
+        order = [rank for rank in order if rank != "A"] + ["A"]
+    return order[::-1]
+
+
 def combo_count_text(hand_range: HandRange) -> str:
     """A short description: ``AhKh``, ``random`` or ``QQ+,AKs (22 combos)``."""
     if hand_range.is_fixed:
@@ -273,4 +286,4 @@ def combo_count_text(hand_range: HandRange) -> str:
     return f"{hand_range.text} ({len(hand_range.combos)} combos)"
 
 
-__all__ = ["HandRange", "RangeError", "parse_range", "combo_count_text", "RANDOM_WORDS", "RANKS"]
+__all__ = ["HandRange", "RangeError", "parse_range", "combo_count_text", "grid_ranks", "RANDOM_WORDS", "RANKS"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
+from . import pattern_memo
 from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_hint, rank_token
 from .confine import MAX_PATH_CHARS, Confinement, check_reference_text, ruleset_reference, user_roots
@@ -133,6 +134,7 @@ def build_ruleset(document: Document, path: Path | None = None, kind: type[R] | 
     check_schema(document)
     builder = _Builder(document)
     ruleset = _build(builder, path, kind)
+    pattern_memo.flush()  # the patterns parsed for this ruleset, for the next start
     if builder.problems:
         raise RulesetError(builder.problems)
     return ruleset

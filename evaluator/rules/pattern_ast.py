@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from ..core.errors import Diagnostic, caret
 
+#: The longest pattern text read (P103).
+MAX_PATTERN_LENGTH = 500
+
 # --- the AST -----------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from ..core.errors import Diagnostic, PatternError
 from .cards import rank_hint, rank_token
 from .parsercache import pattern_parser
 from .pattern_ast import (
+    MAX_PATTERN_LENGTH,
     AllOf,
     AnyOf,
     CategoryIs,
@@ -29,8 +30,6 @@ from .pattern_ast import (
     Where,
     pattern_diagnostic,
 )
-
-MAX_PATTERN_LENGTH = 500
 
 # --- parsing -------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ None of the stage modules imports it.
 from __future__ import annotations
 
 from .pattern_ast import (
+    MAX_PATTERN_LENGTH,
     AllOf,
     AnyOf,
     CategoryIs,
@@ -56,7 +57,7 @@ from .pattern_compile import (
     run_bottom,
     run_top,
 )
-from .pattern_parse import MAX_PATTERN_LENGTH, parse_pattern
+from .pattern_memo import parse_pattern
 
 __all__ = [
     "BOTTOM",

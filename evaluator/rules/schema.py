@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import resources
 from ..core.errors import Diagnostic, SchemaError
+from . import schema_seen
 from .cards import rank_hint
 from .load import Document, Position, YamlPath
 
@@ -407,10 +408,17 @@ def validate(doc: Document) -> list[Diagnostic]:
 
 
 def check(doc: Document) -> None:
-    """Raise :class:`~evaluator.core.errors.SchemaError` with every violation when ``doc`` is invalid."""
+    """Raise :class:`~evaluator.core.errors.SchemaError` with every violation when ``doc`` is invalid.
+
+    Data the schema accepted before (``schema_seen``: a digest in the disk cache)
+    are not validated again, so that a warm start does not import jsonschema."""
+    key = schema_seen.digest(doc.data, SCHEMA_FILE)
+    if schema_seen.seen_valid(key):
+        return
     diagnostics = validate(doc)
     if diagnostics:
         raise SchemaError(diagnostics)
+    schema_seen.remember_valid(key)
 
 
 @cache

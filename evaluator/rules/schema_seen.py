@@ -1,0 +1,81 @@
+"""Documents the schema accepted before: their digests, kept in the disk cache.
+
+Importing jsonschema and building its validator costs about a tenth of a
+second, most of a warm ``pokerrules eval`` start. A ruleset is mostly loaded
+again unchanged, so the merged data of a document the schema accepted is
+remembered by a digest: the SHA-256 of the schema file's bytes and of the
+data written out unambiguously (``repr`` of plain dicts, lists, text,
+numbers, booleans and None; anything else is never remembered and always
+validated). The cache file (``diskcache``: ours, HMAC-signed, one per digest)
+says only "this digest was valid"; the digest binds it to this schema and
+these data exactly, so a changed file or a new schema is validated again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from typing import Any
+
+from ..core import diskcache, resources
+
+MAGIC = b"PRSCHEMA"
+SUFFIX = ".valid"
+FORMAT_VERSION = 1
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is made only of dicts, lists and scalars of exactly the plain
+    types (no subclass: its ``repr`` could hide a difference)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if depth > 64:
+        return False
+    if kind is dict:
+        return all(type(key) in _PLAIN and plain(item, depth + 1) for key, item in value.items())
+    if kind is list:
+        return all(plain(item, depth + 1) for item in value)
+    return False
+
+
+@cache
+def _schema_bytes(name: str) -> bytes:
+    return (resources.grammar_dir() / name).read_bytes()
+
+
+def digest(data: Any, schema_file: str) -> str | None:
+    """The digest of ``data`` under the schema file ``schema_file``, None when the data
+    are not plain (never remembered)."""
+    if not plain(data):
+        return None
+    found = hashlib.sha256(_schema_bytes(schema_file))
+    found.update(b"\0")
+    found.update(repr(data).encode("utf-8", "surrogatepass"))
+    return found.hexdigest()
+
+
+def _name(key: str) -> str:
+    return f"schema-{key[:32]}{SUFFIX}"
+
+
+def seen_valid(key: str | None) -> bool:
+    """Whether the document of digest ``key`` was found valid before (and cached)."""
+    if key is None:
+        return False
+    with diskcache.open_folder(resources.user_cache_dir(), create=False) as folder:
+        return folder is not None and folder.read(_name(key), MAGIC, _fields(key)) == b"valid"
+
+
+def remember_valid(key: str | None) -> None:
+    """Note that the document of digest ``key`` is valid (nothing when there is no cache)."""
+    if key is None:
+        return
+    with diskcache.open_folder(resources.user_cache_dir()) as folder:
+        if folder is not None:
+            folder.write(_name(key), MAGIC, _fields(key), b"valid")
+
+
+def _fields(key: str) -> dict[str, Any]:
+    return {"format": FORMAT_VERSION, "digest": key}

@@ -1,6 +1,6 @@
 """The on-disk cache: a folder that is ours, or no cache at all.
 
-Compiled data (lookup tables, the pattern parser, video-poker returns) is cached in the folder
+Compiled data (lookup tables, suit-class valuations, the pattern parser, video-poker returns) is cached in the folder
 :func:`resources.user_cache_dir` names. Whatever sits there is treated as
 hostile until proven otherwise:
 

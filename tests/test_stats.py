@@ -288,11 +288,16 @@ def test_progress_bar_waits_a_second_redraws_a_terminal_and_writes_lines_to_a_lo
     now[0] = 10.0
     quiet(0.5)
     now[0] = 11.0
-    quiet(0.7)  # a log gets a line every two seconds, not a flood
+    quiet(0.7)  # a log gets a line at most every 30 seconds, not a flood
+    now[0] = 39.0
+    quiet(0.8)
+    now[0] = 41.0
+    quiet(0.9)
     quiet.finish()
     assert log.getvalue().split("\n") == [
-        "\rpokerrules: counting [###############---------------]  50%",
-        "pokerrules: counting done in 8.0 s",  # started at 3.0
+        "pokerrules: counting [###############---------------]  50%",  # no carriage return in a log
+        "pokerrules: counting [###########################---]  90%",
+        "pokerrules: counting done in 38.0 s",  # started at 3.0
         "",
     ]
 

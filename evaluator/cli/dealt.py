@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..core.errors import PokerRulesError
 from ..core.safe_text import visible
+from .lines import at_input_line
 from .output import EXIT_OK, json_document, json_line
 
 if TYPE_CHECKING:
@@ -73,17 +73,7 @@ def read_many(args: argparse.Namespace, ruleset: Ruleset, numbered: list[tuple[i
             deal = read_deal(ruleset, hands, boards, declare or args.declare)
             results.append(settle(ruleset, deal, args.pot))
         except PokerRulesError as problem:
-            first = problem.first
-            raise PokerRulesError(
-                replace(
-                    first,
-                    message=f"{first.message} (in {first.source})",
-                    source=source,
-                    line=number,
-                    col=1,
-                    context=None,
-                )
-            ) from None
+            raise at_input_line(problem, source, number) from None
     return results
 
 

@@ -9,9 +9,10 @@ stays bounded, and a longer line is refused (``Y128``) with its number.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TextIO
 
-from ..core.errors import Diagnostic, LoadError
+from ..core.errors import Diagnostic, LoadError, PokerRulesError
 
 #: The longest input line read, in characters (a hand is at most 4,000 characters
 #: of card text; a showdown line holds a few hands and boards).
@@ -52,4 +53,13 @@ def line_too_long(number: int, source: str) -> LoadError:
             "error",
             "give one hand (or one showdown) per line",
         )
+    )
+
+
+def at_input_line(problem: PokerRulesError, source: str, number: int) -> PokerRulesError:
+    """``problem``, met reading line ``number`` of ``source``, placed at that line (where in the
+    line it was is kept in the message: ``... (in <hand 2>)``)."""
+    first = problem.first
+    return PokerRulesError(
+        replace(first, message=f"{first.message} (in {first.source})", source=source, line=number, col=1, context=None)
     )

@@ -30,7 +30,7 @@ from . import chart as cli_chart
 from . import compare as cli_compare
 from . import draw as cli_draw
 from . import odds as cli_odds
-from .lines import bounded_lines
+from .lines import at_input_line, bounded_lines
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERNAL,
@@ -169,7 +169,6 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
     that does not start with ``#`` is one showdown; the output is all or
     nothing (a bad line is reported with its number and nothing is printed).
     """
-    from dataclasses import replace
 
     from ..compiled.fasthand import showdown
     from ..ruleset import load
@@ -202,18 +201,7 @@ def cmd_showdown(args: argparse.Namespace, out: TextIO, stdin: TextIO | None = N
                 boards = list(args.board)  # the same board(s) for every line
             results.append(showdown(ruleset, hands, _one_board_or_all(boards), args.pot))
         except PokerRulesError as problem:
-            first = problem.first
-            source = "<stdin>" if args.source == "-" else args.source
-            raise PokerRulesError(
-                replace(
-                    first,
-                    message=f"{first.message} (in {first.source})",
-                    source=source,
-                    line=number,
-                    col=1,
-                    context=None,
-                )
-            ) from None
+            raise at_input_line(problem, "<stdin>" if args.source == "-" else args.source, number) from None
     if args.summary:
         out.write(_summary(results, args.json, args.pot is not None))
         return EXIT_OK

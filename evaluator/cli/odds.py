@@ -118,6 +118,12 @@ def odds_text(result: OddsResult) -> str:
     return "\n".join(lines)
 
 
+def _dealt_odds() -> Callable[..., OddsResult]:
+    from ..odds.dealt import dealt_odds
+
+    return dealt_odds
+
+
 def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     """``pokerrules odds``: equity under one ruleset or several."""
     from ..odds.odds import odds
@@ -129,33 +135,18 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [load(name, root=args.root) for name in [args.ruleset, *args.against]]
     with Interrupts() as interrupts, cluster_client(args, interrupts) as client:
         for ruleset in rulesets:
-            if ruleset.by_deal:
-                if client is not None:
-                    raise UsageError(
-                        f"pokerrules odds: {ruleset.name} is dealt street by street: its odds run on one machine"
-                    )
-                from ..odds.dealt import dealt_odds
-
-                with Bar(f"odds under {ruleset.name}").running() as bar:
-                    results.append(
-                        dealt_odds(
-                            ruleset,
-                            args.hands,
-                            board=args.board,
-                            dead=args.dead,
-                            samples=args.samples,
-                            seed=args.seed,
-                            exact=args.exact or None,
-                            declare=args.declare,
-                            progress=bar,
-                        )
-                    )
-                continue
-            if args.declare:
+            if ruleset.by_deal and client is not None:
+                raise UsageError(
+                    f"pokerrules odds: {ruleset.name} is dealt street by street: its odds run on one machine"
+                )
+            if args.declare and not ruleset.by_deal:
                 raise UsageError(f"pokerrules odds: --declare is for hi-lo declare games; {ruleset.name} is not one")
+            # a dealer's-choice game is dealt street by street (evaluator/odds/dealt.py), on this machine
+            extra = {"declare": args.declare} if ruleset.by_deal else {"client": client}
+            answer = _dealt_odds() if ruleset.by_deal else odds
             with Bar(f"odds under {ruleset.name}").running() as bar:
                 results.append(
-                    odds(
+                    answer(
                         ruleset,
                         args.hands,
                         board=args.board,
@@ -164,7 +155,7 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
                         seed=args.seed,
                         exact=args.exact or None,
                         progress=bar,
-                        client=client,
+                        **extra,
                     )
                 )
     if args.json:

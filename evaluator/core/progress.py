@@ -35,19 +35,26 @@ from typing import Any, TextIO
 
 from .safe_text import visible
 
+#: Seconds between two progress lines in a log (not a terminal).
+LOG_PAUSE = 30.0
+
 
 class Progress:
-    """Reports the current step on ``stream`` once it has run ``delay`` seconds, then every ``every`` seconds.
+    """Reports the current step on ``stream`` once it has run ``delay`` seconds, then every ``every`` seconds
+    (by default 5 on a terminal, 30 in a log).
 
     A background timer does the reporting, so a single long step (one slow
     file) is reported while it runs, not after.
     """
 
-    def __init__(self, label: str, stream: TextIO | None = None, delay: float = 1.0, every: float = 5.0) -> None:
+    def __init__(
+        self, label: str, stream: TextIO | None = None, delay: float = 1.0, every: float | None = None
+    ) -> None:
         self.label = visible(label)  # it may name a file or a ruleset
         self.stream = sys.stderr if stream is None else stream
         self.delay = delay
-        self.every = every
+        # ``every`` by default: 5 s on a terminal, LOG_PAUSE in a log (a long file is not reported 18 times)
+        self.every = every if every is not None else 5.0 if _is_terminal(self.stream) else LOG_PAUSE
         self.current: str | None = None
         self.lock = threading.Lock()
         self.stopped = threading.Event()
@@ -96,7 +103,8 @@ class Bar:
     """A progress bar for work whose fraction done is known, on stderr once it takes over a second.
 
     On a terminal it redraws one line; elsewhere (a pipe, a CI log) it writes a
-    plain line every two seconds, so a log is never flooded with redraws.
+    plain line when it first shows, then at most one every 30 seconds, and the
+    end line, so a log reads start, a few steps, done.
     :meth:`finish` ends a bar that showed with the time the work took. Every
     long command uses this one bar (odds, chart, draw, stats, table builds).
 
@@ -131,14 +139,14 @@ class Bar:
         now = self.clock()
         if now - self.start < self.delay:
             return
-        pause = 0.2 if self.tty else 2.0  # a log gets a line every two seconds, not a flood
+        pause = 0.2 if self.tty else LOG_PAUSE  # a log gets a line now and then, not a flood
         fraction = min(max(fraction, 0.0), 1.0)
         if (now - self.last < pause and fraction < 1.0) or fraction == self.drawn:
             return
         self.last, self.drawn = now, fraction
         done = int(30 * fraction)
-        end = "" if self.tty else "\n"
-        self.stream.write(f"\rpokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
+        lead, end = ("\r", "") if self.tty else ("", "\n")  # a log keeps no carriage return
+        self.stream.write(f"{lead}pokerrules: {self.label} [{'#' * done}{'-' * (30 - done)}] {fraction:4.0%}{end}")
         self.stream.flush()
 
     def finish(self) -> None:

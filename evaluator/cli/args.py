@@ -196,9 +196,14 @@ def add_check(commands: Any) -> None:
         "Check ruleset files and report every problem of every file: schema, patterns, order, wild\n"
         "cards, coverage, unreachable categories and examples. Directories are searched for *.yaml\n"
         "and *.yml. A path that cannot be read is reported as Y101 and the others are still checked.\n"
-        "Exit 0 clean, 1 errors (or warnings with --strict), 2 bad usage.",
+        "Exit 0 clean, 1 errors (or warnings with --strict), 2 bad usage. --select and --ignore\n"
+        "take codes or their prefixes (W, W10, W104); a comment '# pokerrules: ignore[W104]' in a file\n"
+        "ignores codes for that file. --fix applies the quick fixes an editor offers (did-you-mean\n"
+        "spellings, a category missing from order) to the files checked, then reports what is left.",
         "$ pokerrules check rulesets/\n"
         "$ pokerrules check --strict --format github rules/house.yaml rules/friday.yaml\n"
+        "$ pokerrules check --ignore W104 --select W,E rules/\n"
+        "$ pokerrules check --fix rules/house.yaml\n"
         "$ pokerrules check --json rules/",
     )
     check.add_argument(
@@ -213,6 +218,25 @@ def add_check(commands: Any) -> None:
     )
     check.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
     check.add_argument("--json", action="store_true", help="the same as --format json (refused with another --format)")
+    check.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="report only these codes or prefixes, separated by commas (W, E101); repeatable",
+    )
+    check.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="do not report these codes or prefixes (the longer prefix wins over --select); repeatable",
+    )
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the preferred quick fixes to the files checked (rewritten in place), then report",
+    )
     add_root(check)
 
 

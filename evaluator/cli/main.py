@@ -29,6 +29,7 @@ from . import args as cli_args
 from . import chart as cli_chart
 from . import compare as cli_compare
 from . import draw as cli_draw
+from . import lsp as cli_lsp
 from . import odds as cli_odds
 from .lines import at_input_line, bounded_lines
 from .output import (
@@ -48,6 +49,8 @@ from .output import (
 
 if TYPE_CHECKING:
     from ..engine.showdown import ShowdownResult
+    from ..tools.check_fix import FixOutcome
+    from ..tools.check_select import Selection
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_draw.add_parser(commands)
     cli_odds.add_parsers(commands)
     cli_chart.add_parser(commands)
+    cli_lsp.add_parser(commands)
     return parser
 
 
@@ -306,16 +310,65 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """
     from ..core.progress import Progress
     from ..tools.check import render
+    from ..tools.check_select import Selection
 
     report_format = check_format(args)
+    selection = Selection.parse(args.select, args.ignore)
     with Progress("pokerrules check") as progress:
-        diagnostics, checked = check_every_path(args.paths, args.root, progress.step)
+        fixed = fix_every_path(args.paths, args.root, selection, progress.step) if args.fix else []
+        diagnostics, checked = check_every_path(args.paths, args.root, progress.step, selection)
     out.write(render(diagnostics, report_format))
     errors = [d for d in diagnostics if d.severity == "error"]
     warnings = [d for d in diagnostics if d.severity == "warning"]
     if report_format == "text":
+        if args.fix:
+            out.write(fixed_summary(fixed) + "\n")
         out.write(check_summary(checked, len(errors), len(warnings)) + "\n")
     return EXIT_PROBLEM if errors or (args.strict and warnings) else EXIT_OK
+
+
+def fix_every_path(
+    paths: Sequence[str],
+    roots: Sequence[str],
+    selection: Selection | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[FixOutcome]:
+    """``check --fix``: apply the preferred quick fixes to every ruleset file under ``paths``.
+
+    Each changed file is rewritten whole or not at all; the fixes are those
+    the language server offers (:mod:`evaluator.tools.check_fix`).
+    """
+    from ..core.atomic_write import write_atomically
+    from ..tools.check import collect_files
+    from ..tools.check_fix import fix_file
+
+    files = []
+    for text in paths:  # a path that cannot be read is reported by the check that follows
+        found, _, problem = collect_files([text])
+        files += [] if problem else found
+    outcomes = []
+    for number, (path, found_roots) in enumerate(files, start=1):
+        if progress is not None:
+            progress(f"fixing {path} ({number} of {len(files)} files)")
+        outcome = fix_file(str(path), (*found_roots, *roots), selection)
+        if outcome.text is not None:
+            write_atomically(path, outcome.text)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def fixed_summary(outcomes: Sequence[FixOutcome]) -> str:
+    """The line ``check --fix`` prints before its summary.
+
+    >>> fixed_summary([])
+    'fixed nothing'
+    """
+    changed = [outcome for outcome in outcomes if outcome.applied]
+    count = sum(len(outcome.applied) for outcome in changed)
+    if not count:
+        return "fixed nothing"
+    files = len(changed)
+    return f"fixed {count} problem{'s' * (count != 1)} in {files} file{'s' * (files != 1)}"
 
 
 def check_format(args: argparse.Namespace) -> str:
@@ -326,7 +379,10 @@ def check_format(args: argparse.Namespace) -> str:
 
 
 def check_every_path(
-    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+    paths: Sequence[str],
+    roots: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+    selection: Selection | None = None,
 ) -> tuple[list[Diagnostic], int]:
     """The diagnostics of every ruleset file under ``paths`` and how many files were checked
     (a path that cannot be read counts as one: it was asked for, and its Y101 is its result).
@@ -349,8 +405,11 @@ def check_every_path(
             continue
         found_paths.append(text)
         files.update(dict.fromkeys(os.path.normpath(path) for path in found))
-    diagnostics, _ = check_paths(found_paths, roots, progress) if found_paths else ([], None)
-    return unreadable + diagnostics, len(files) + len(unreadable)
+    diagnostics, _ = check_paths(found_paths, roots, progress, selection) if found_paths else ([], None)
+    count = len(files) + len(unreadable)
+    if selection is not None:
+        unreadable = [d for d in unreadable if selection.wants(d.code)]
+    return unreadable + diagnostics, count
 
 
 def check_summary(files: int, errors: int, warnings: int) -> str:
@@ -400,6 +459,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "draw": cli_draw.run,
     **cli_odds.COMMANDS,
     "chart": cli_chart.run,
+    "lsp": cli_lsp.run,
 }
 
 

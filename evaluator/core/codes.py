@@ -135,6 +135,7 @@ CODES: dict[str, str] = {
     "W130": "the cache folder is owned by another user or writable by group or others: the command runs without the cache",
     "W131": "the cache key file is not a private regular file of this user: the command runs without the cache",
     "W120": "examples not run: the file's examples together need more work than the limit",
+    "W140": "a # pokerrules: ignore[...] comment that names no code, or a code that does not exist",
     # games and showdowns
     "G101": "use_hole or use_board is more than the cards dealt",
     "G102": "use_hole + use_board does not make a hand",

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
 from . import pattern_memo
 from .build_game import build_deal_wild, build_game, check_deal_rules
-from .cards import RANKS, SUITS, Card, parse_cards, rank_token
+from .cards import RANKS, SUITS, Card, parse_cards, rank_hint, rank_token
 from .confine import MAX_PATH_CHARS, Confinement, check_reference_text, ruleset_reference, user_roots
 from .load import Document, load_document
 from .patterns import (
@@ -110,7 +110,11 @@ class _Builder:
             try:
                 symbols.append(rank_token(value))
             except ValueError:
-                self.report("R102", f"{value!r} is not a rank", path + (index,), "ranks are 2-9, T (or 10), J, Q, K, A")
+                hint = "ranks are 2-9, T (or 10), J, Q, K, A"
+                suggestion = rank_hint(value)
+                self.report(
+                    "R102", f"{value!r} is not a rank", path + (index,), f"{suggestion} {hint}" if suggestion else hint
+                )
         return symbols
 
 
@@ -186,7 +190,9 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
     for index, name in enumerate(order):
         if name not in definitions and name not in unread:
             builder.broken.add(name)
-            close = difflib.get_close_matches(name, list(definitions), n=1)
+            # a name already in order cannot be meant: it would be there twice
+            unranked = [known for known in definitions if known not in order]
+            close = difflib.get_close_matches(name, unranked, n=1)
             builder.report(
                 "R101",
                 f"order names category {name!r}, which is not defined",

@@ -216,3 +216,35 @@ def rank_token(value: object) -> str:
     if symbol not in RANKS:
         raise ValueError(f"{value!r} is not a rank")
     return symbol
+
+
+# Ranks as people also write them: 1 and 14 for the ace, 11-13 for the court, words.
+_RANK_WORDS = {
+    "1": "A",
+    "0": "T",
+    "11": "J",
+    "12": "Q",
+    "13": "K",
+    "14": "A",
+    "ace": "A",
+    "king": "K",
+    "queen": "Q",
+    "jack": "J",
+    "ten": "T",
+    **{word: str(n) for n, word in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine"), 2)},
+}
+
+
+def rank_hint(value: object, ranks: tuple[str, ...] = RANKS) -> str | None:
+    """A did-you-mean hint for something written where a rank belongs, or None.
+
+    >>> rank_hint(1), rank_hint("t"), rank_hint("Queen"), rank_hint("Z")
+    ("did you mean 'A'?", "did you mean 'T'?", "did you mean 'Q'?", None)
+    >>> rank_hint(5, ranks=("7", "8", "9", "T", "J", "Q", "K", "A")) is None
+    True
+    """
+    text = str(value).strip()
+    symbol = _RANK_WORDS.get(text.lower()) or (_normal_rank(text) if re.fullmatch(_RANK_PATTERN, text) else None)
+    if symbol is None or symbol not in ranks or symbol == text:
+        return None
+    return f"did you mean {symbol!r}?"

@@ -50,6 +50,7 @@ from .yaml_read import (
     Document,
     Position,
     YamlPath,
+    buffer_of,
     decode_utf8,
     did_you_mean,
     fail_at,
@@ -156,7 +157,7 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
         return found
     # relative to the extending file, not the working directory; confined before it is touched
     target = check_reference(value, path, confinement, (where.source, where.line, where.col))
-    if not target.is_file():
+    if not target.is_file() and buffer_of(target) is None:
         fail_at("Y111", f"extends: cannot find {value!r} (looked for {target})", where, hint=_missing_path_hint(target))
     return target
 
@@ -211,11 +212,7 @@ class _Chain:
 
     def spend(self, doc: Document, path: Path, where: Position) -> None:
         """Count a parent against the chain's limits (Y124 at the ``extends:`` that passed them)."""
-        try:
-            size = os.stat(path).st_size
-        except OSError:
-            size = 0
-        self.size += size
+        self.size += _size_of(path) or 0
         self.values += len(doc.positions)
         if self.size > MAX_CHAIN_BYTES or self.values > MAX_CHAIN_NODES:
             fail_at(
@@ -228,17 +225,25 @@ class _Chain:
 
     def check_size(self, path: Path, where: Position) -> None:
         """Refuse a parent before reading it when its size alone passes the chain's limit."""
-        try:
-            size = os.stat(path).st_size
-        except OSError:
-            return
-        if self.size + size > MAX_CHAIN_BYTES:
+        size = _size_of(path)
+        if size is not None and self.size + size > MAX_CHAIN_BYTES:
             fail_at(
                 "Y124",
                 f"the extends chain is too large: together its files pass {MAX_CHAIN_BYTES:,} bytes",
                 where,
                 hint="keep parents small; a chain is read as if it were one file",
             )
+
+
+def _size_of(path: Path) -> int | None:
+    """The size of a file in bytes (of its editor text when there is one), None when unknown."""
+    text = buffer_of(path)
+    if text is not None:
+        return len(text.encode("utf-8", "surrogatepass"))
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
 
 
 def _load_chain(

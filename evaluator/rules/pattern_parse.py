@@ -12,7 +12,7 @@ from functools import cache
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 
 from ..core.errors import Diagnostic, PatternError
-from .cards import rank_token
+from .cards import rank_hint, rank_token
 from .parsercache import pattern_parser
 from .pattern_ast import (
     MAX_PATTERN_LENGTH,
@@ -245,6 +245,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
                     "P106",
                     f"{str(item)!r} is not a rank: a rank set lists ranks (2-9, 10, T, J, Q, K, A)",
                     item.column or 1,
+                    rank_hint(str(item)),
                 )
             ranks.append(rank_token(str(item)))
         return Member(term, tuple(ranks), rank_cols=tuple(item.column or 1 for item in tokens), col=term.col)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import resources
 from ..core.errors import Diagnostic, SchemaError
 from . import schema_seen
+from .cards import rank_hint
 from .load import Document, Position, YamlPath
 
 if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
@@ -278,6 +279,8 @@ def _not_allowed(err: ValidationError, doc: Document, path: YamlPath) -> list[Di
     allowed = _allowed(values)
     message = f"{_where(path)} cannot be {_show(_instance(err))}; allowed: {', '.join(allowed)}"
     hint = _hint_close(_instance(err), allowed) if isinstance(_instance(err), str) else None
+    if {"T", "J", "Q", "K", "A"} <= set(allowed):  # a rank: 1, 11, t and ace are read for what they mean
+        hint = rank_hint(_instance(err)) or hint
     return [_diag("S103", message, doc.position(path), hint)]
 
 

@@ -30,6 +30,9 @@ import difflib
 import os
 import re
 import stat
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
@@ -448,9 +451,46 @@ def decode_utf8(raw: bytes, source: str) -> str:
         )
 
 
+# Texts that stand for files (an editor's unsaved buffers), by real path: read
+# in place of the file on disk, so the editor checks what is typed, not what was saved.
+_BUFFERS: ContextVar[Mapping[str, str] | None] = ContextVar("pokerrules_buffers", default=None)
+
+
+@contextmanager
+def editor_buffers(texts: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, read each file named in ``texts`` from its text, not from disk.
+
+    Keys are paths (taken to their real path); every limit of a file on disk
+    applies to the text too. The language server checks unsaved buffers, and
+    the parents of ``extends:`` the editor has open, this way.
+
+    >>> with editor_buffers({"/no/such/dir/a.yaml": "name: a"}):
+    ...     read_bytes(Path("/no/such/dir/a.yaml"))
+    b'name: a'
+    """
+    token = _BUFFERS.set({**(_BUFFERS.get() or {}), **{os.path.realpath(path): text for path, text in texts.items()}})
+    try:
+        yield
+    finally:
+        _BUFFERS.reset(token)
+
+
+def buffer_of(path: str | Path) -> str | None:
+    """The editor text standing for ``path`` (see :func:`editor_buffers`), or None."""
+    buffers = _BUFFERS.get()
+    return buffers.get(os.path.realpath(path)) if buffers else None
+
+
 def read_bytes(path: Path) -> bytes:
     """The bytes of one regular file; the size is checked before any byte is read."""
     source = str(path)
+    text = buffer_of(path)
+    if text is not None:
+        # a lone surrogate from the editor becomes bytes that are not UTF-8: Y116 at its place
+        raw = text.encode("utf-8", "surrogatepass")
+        if len(raw) > MAX_FILE_BYTES:
+            fail_load("Y102", f"the file is too large ({len(raw):,} bytes; the limit is 1 MiB)", source)
+        return raw
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:

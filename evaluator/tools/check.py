@@ -54,6 +54,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,8 +70,19 @@ from .lint_unused import _UnusedCategories
 if TYPE_CHECKING:
     from ..rules.load import Document
     from ..ruleset import Ruleset
+    from .check_select import Selection
 
-__all__ = ["YAML_SUFFIXES", "check_file", "check_paths", "collect_files", "find_files", "lint", "render"]
+__all__ = [
+    "YAML_SUFFIXES",
+    "Examined",
+    "check_file",
+    "examine_file",
+    "check_paths",
+    "collect_files",
+    "find_files",
+    "lint",
+    "render",
+]
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -148,12 +160,46 @@ def _walk(top: Path, problems: list[Diagnostic] | None = None) -> list[Path]:
     return found
 
 
-def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
+def check_file(
+    path: Path, roots: Sequence[str] = (), *, full: bool = True, selection: Selection | None = None
+) -> list[Diagnostic]:
     """Every diagnostic of one ruleset file, sorted by position.
 
     ``roots`` are folders (besides the file's own) that its ``extends:`` and
-    ``game.split`` paths may reach.
+    ``game.split`` paths may reach. ``full=False`` stops after the build
+    (load, schema, patterns, order, deck, wild cards, templates): what an
+    editor shows as you type, before coverage and the examples. The file's
+    ``# pokerrules: ignore[CODE]`` comments and ``selection`` (``--select``,
+    ``--ignore``) decide which diagnostics are kept.
     """
+    return examine_file(path, roots, full=full, selection=selection).diagnostics
+
+
+@dataclass
+class Examined:
+    """What checking one file found: its diagnostics, and what could be read of it."""
+
+    diagnostics: list[Diagnostic]
+    document: Document | None = None  # the merged document, when the file could be loaded
+    ruleset: Ruleset | None = None  # the ruleset built from its readable part
+
+
+def examine_file(
+    path: Path, roots: Sequence[str] = (), *, full: bool = True, selection: Selection | None = None
+) -> Examined:
+    """:func:`check_file`, with the merged document and the ruleset built on the way.
+
+    The language server reads them for hover, completion and go-to-definition.
+    """
+    from .check_select import filtered
+
+    examined = _examine(path, roots, full)
+    examined.diagnostics = filtered(examined.diagnostics, path, examined.document, selection)
+    return examined
+
+
+def _examine(path: Path, roots: Sequence[str], full: bool) -> Examined:
+    """The diagnostics of one file, before ignore comments and selection."""
     from ..rules.build import build_readable
     from ..rules.load import load_document
     from ..ruleset import Ruleset, unusable
@@ -164,37 +210,39 @@ def check_file(path: Path, roots: Sequence[str] = ()) -> list[Diagnostic]:
     try:
         document = load_document(path, root=roots)
     except PokerRulesError as problem:
-        return list(problem.diagnostics)
+        return Examined(list(problem.diagnostics))
     except Exception as bug:  # noqa: BLE001 - one broken file must not stop the others
-        return [_internal_error(bug, source)]
+        return Examined([_internal_error(bug, source)])
     from ..draw.paytable import check_paytable_file, is_paytable
 
     if is_paytable(document):  # a pay table (paytables/): its own schema and checks
         try:
-            return _sorted(check_paytable_file(path, document), document)
+            return Examined(_sorted(check_paytable_file(path, document), document), document)
         except Exception as bug:  # noqa: BLE001
-            return [_internal_error(bug, source)]
+            return Examined([_internal_error(bug, source)], document)
     try:
         readable = readable_part(document)
         if readable.document is None:
-            return _sorted(readable.diagnostics, document)
+            return Examined(_sorted(readable.diagnostics, document), document)
         ruleset, builder = build_readable(readable.document, path, readable.removed, Ruleset)
     except PokerRulesError as problem:
-        return _sorted(problem.diagnostics, document)
+        return Examined(_sorted(problem.diagnostics, document), document)
     except Exception as bug:  # noqa: BLE001
-        return [_internal_error(bug, source)]
+        return Examined([_internal_error(bug, source)], document)
     found = readable.diagnostics + builder.problems
     doubts = doubts_of(readable.removed, builder.located, builder.broken)
+    if not full:
+        return Examined(_sorted(found, document), document, ruleset)
     # what makes the file unusable is reported whatever else is wrong (load refuses the same)
     if not doubts.everything:
         found += _run_stage(partial(unusable, ruleset, source), source)
     if not doubts.any and not builder.problems:
-        return _sorted(found + lint(ruleset, source), document)
+        return Examined(_sorted(found + lint(ruleset, source), document), document, ruleset)
     # Coverage and reachability need the whole ruleset; the examples that do
     # not depend on a broken part can still be judged.
     if not doubts.everything:
         found += _run_stage(partial(run_examples, ruleset, doubts.trusts), source)
-    return _sorted(found, document)
+    return Examined(_sorted(found, document), document, ruleset)
 
 
 def _run_stage(stage: Callable[[], list[Diagnostic]], source: str) -> list[Diagnostic]:
@@ -268,12 +316,16 @@ def _internal_error(bug: Exception, source: str) -> Diagnostic:
 
 
 def check_paths(
-    paths: Sequence[str], roots: Sequence[str] = (), progress: Callable[[str], None] | None = None
+    paths: Sequence[str],
+    roots: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+    selection: Selection | None = None,
 ) -> tuple[list[Diagnostic], str | None]:
     """Check every file under ``paths``; returns the diagnostics and a usage problem.
 
     ``roots`` (``--root``) are folders every file's ``extends:`` may reach;
-    ``progress`` is told which file is being checked.
+    ``progress`` is told which file is being checked; ``selection`` keeps the
+    codes of ``--select`` / ``--ignore``.
 
     A diagnostic found through several files (a problem in a shared parent)
     is reported once.
@@ -281,11 +333,13 @@ def check_paths(
     files, unreadable, problem = collect_files(paths)
     if problem:
         return [], problem
-    diagnostics: dict[Diagnostic, None] = dict.fromkeys(unreadable)
+    diagnostics: dict[Diagnostic, None] = dict.fromkeys(
+        d for d in unreadable if selection is None or selection.wants(d.code)
+    )
     for number, (path, found_roots) in enumerate(files, start=1):
         if progress is not None:
             progress(f"{path} ({number} of {len(files)} files)")
-        diagnostics.update(dict.fromkeys(check_file(path, (*found_roots, *roots))))
+        diagnostics.update(dict.fromkeys(check_file(path, (*found_roots, *roots), selection=selection)))
     return list(diagnostics), None
 
 

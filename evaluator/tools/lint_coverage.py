@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from ..rules.patterns import HandClass
+    from ..ruleset import Ruleset
 
 
 # The enumeration budget, in units of about 2.5 microseconds: classifying a
@@ -45,6 +46,8 @@ MAX_SUITED_COVERAGE_WORK = 40_000_000
 # a folder's order). A few are kept, the least recently used going first: an
 # analysis holds every hand class of its rules (tens of megabytes for suit classes).
 _ANALYSIS_CACHE_SIZE = 6
+# Hand classes tried for a category's example hand before giving up on it.
+_EXAMPLE_TRIES = 64
 
 
 @dataclass
@@ -259,3 +262,57 @@ class _Coverage(_HandSpace):
     def _work_limit(self) -> int:
         """The most work the enumeration may take for this ruleset."""
         return MAX_SUITED_COVERAGE_WORK if self.engine.by_suit_class else MAX_COVERAGE_WORK
+
+
+def category_examples(ruleset: Ruleset, source: str) -> dict[str, str]:
+    """A real hand of each category hands can land in: the highest of its hand classes.
+
+    Read from the coverage analysis (shared with ``check``, so free after a
+    check of the same rules); empty when coverage cannot be enumerated within
+    its work limit.
+    """
+    from .lint_hands import _HandSpace
+
+    class _Examples(_Coverage, _HandSpace):
+        pass
+
+    space = _Examples(ruleset, source)
+    analysis = space._analysis()
+    if not analysis.complete:
+        return {}
+    classes: dict[str, list[HandClass]] = {}
+    for hand_class, name in analysis.landed.items():
+        classes.setdefault(name, []).append(hand_class)
+    found = {}
+    for name, members in classes.items():
+        # the strongest-looking hands first (K-Q-J-T-9 before A-5-4-3-2); a class of
+        # wild ranks no natural cards can show is passed over
+        members.sort(key=lambda c: (sum(c.ranks), sorted(c.ranks, reverse=True)), reverse=True)
+        for hand_class in members[:_EXAMPLE_TRIES]:
+            example = _real_example(space, hand_class, name)
+            if example is not None:
+                found[name] = example
+                break
+    return found
+
+
+def _real_example(space: _Coverage, hand_class: HandClass, name: str) -> str | None:
+    """Real cards of ``hand_class`` that the evaluator ranks as ``name``, wild cards standing in
+    for the last cards when natural ones cannot (five of a kind from one pack), or None."""
+    if not all(value < len(space.caps) and space.caps[value] for value in hand_class.ranks):
+        return None
+    combo, suit = hand_class.ranks, hand_class.flush_suit
+    natural = (space._representative(combo, suit) if suit else None) or space._representative(combo, None)
+    if natural is None:
+        return None
+    for wilds in range(len(space.wild_cards) + 1):
+        cards = natural[: len(natural) - wilds] + space.wild_cards[:wilds]
+        if len(set(map(str, cards))) < len(cards) and space.copies == 1:
+            continue
+        try:
+            hand = space.engine.evaluate(cards)
+        except PokerRulesError:
+            continue
+        if hand.category == name:
+            return " ".join(str(card) for card in cards)
+    return None

@@ -75,14 +75,15 @@ class _UnusedCategories(_Coverage):
             matcher = compile_pattern(pattern, context)
             hit = next((hc for hc in analysis.landed if matcher(hc, {}) is not None), None)
             if hit is not None:
+                landed = analysis.landed[hit]
                 found.append(
                     diagnostic(
                         "W101",
                         f"category {name!r} is defined but not in order: hands such as {self._example_of(hit)} "
-                        f"match it but are ranked as {analysis.landed[hit]!r}",
+                        f"match it but are ranked as {landed!r}",
                         where,
                         "warning",
-                        hint,
+                        f"add {name!r} to order just above {landed!r}, where those hands rank now, or delete it",
                     )
                 )
         return found

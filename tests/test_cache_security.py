@@ -499,10 +499,11 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
 
 
 def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
-    from evaluator.compiled import table_cache
+    from evaluator.compiled import suitvalue_cache, table_cache
     from evaluator.rules import parsercache
 
-    assert {table_cache.MAGIC, parsercache.MAGIC} <= set(diskcache.MAGICS)
+    assert {table_cache.MAGIC, parsercache.MAGIC, suitvalue_cache.MAGIC} <= set(diskcache.MAGICS)
+    assert suitvalue_cache.SUFFIX in diskcache.CACHE_SUFFIXES
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

@@ -177,11 +177,20 @@ def played_counts(ruleset: Rules, cards: int | None = None) -> dict[Played, int]
         tally[key] = tally.get(key, 0) + weight
 
     if engine_for(ruleset).by_suit_class:
-        from .suitcount import suited_fills
+        from .suitcount import raise_refused
+        from .suitvalue_cache import suit_values
 
-        for fill, weight in suited_fills(ruleset, size, None):
-            if fill is not None:
-                add(fill.classification.category.name, fill.classification.qualifies, played_ranks(fill), weight)
+        valued = suit_values(ruleset, size)
+        raise_refused(ruleset, valued)
+        names = ruleset.category_names
+        ranks = [card.rank for card in valued.deck]
+        for found, weight, played in zip(
+            valued.outcome.tolist(), valued.weights.tolist(), valued.played.tolist(), strict=True
+        ):
+            if found >= 0:
+                outcome = valued.outcomes[found]
+                played_as = tuple(rank for i in played if i >= 0 and (rank := ranks[i]) is not None)
+                add(names[outcome.category], outcome.qualifies, played_as, weight)
     else:
         _Counter(ruleset, size, None).run(
             lambda outcome, weight: add(outcome.category, outcome.strength[0] == (1,), outcome.played, weight)

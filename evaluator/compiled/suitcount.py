@@ -3,7 +3,9 @@
 ``counting.py`` counts by rank classes; ``flush(k)``, ``run(k, flush)`` and
 ``suits`` need the finer classes of :mod:`evaluator.compiled.suitclasses`. Each holding
 class is played once through the generic evaluator and weighted by its number
-of deals, so the counts are exact. A deck small enough to rank every deal at
+of deals, so the counts are exact; that valuation is shared with ``check`` and the
+suit tables, and cached (``suitvalue_cache.py``). :func:`suited_fills` is the
+plain walk, kept as the reference the valuation is tested against. A deck small enough to rank every deal at
 once (2,598,960 five-card deals of 52 cards) is counted on the compiled tables
 instead, which value the same classes the same way and are built once.
 """
@@ -20,6 +22,8 @@ from ..engine.evaluate import engine_for
 from .counts import Counting, deal_count
 from .every_hand import MAX_EVERY_HAND, all_combinations, rank_every
 from .suitclasses import holdings, supported
+from .suitvalue_cache import kept_values, suit_values
+from .suitvalues import NO_HAND, SuitValues
 
 if TYPE_CHECKING:
     from ..engine.fill import Fill
@@ -36,26 +40,43 @@ def count_suited(ruleset: Rules, cards: int, progress: Callable[[float], None] |
     why = supported(ruleset, cards)
     if why is not None:
         raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
-    on_tables = count_every_hand(ruleset, cards)
-    if on_tables is not None:
-        if progress is not None:
-            progress(1.0)
-        return on_tables
+    # a valuation at hand is the quickest; then every deal on the tables; else the walk
+    valued = kept_values(ruleset, cards)
+    if valued is None:
+        on_tables = count_every_hand(ruleset, cards)
+        if on_tables is not None:
+            if progress is not None:
+                progress(1.0)
+            return on_tables
+        valued = suit_values(ruleset, cards, progress)
+    elif progress is not None:
+        progress(1.0)
+    raise_refused(ruleset, valued)
     names = ruleset.category_names
+    played = valued.outcome >= 0
+    unplayable = int(valued.weights[valued.outcome == NO_HAND].sum())
+    # deals per outcome, then per category (int64 throughout: counts stay exact)
+    per_outcome = np.zeros(len(valued.outcomes), dtype=np.int64)
+    np.add.at(per_outcome, valued.outcome[played], valued.weights[played])
     totals = dict.fromkeys(names, 0)
     distinct: dict[str, set[object]] = {name: set() for name in names}
-    unplayable = valued = 0
-    for fill, weight in suited_fills(ruleset, cards, progress):
-        valued += 1
-        if fill is None:
-            unplayable += weight
-            continue
-        classification = fill.classification
-        name = classification.category.name
-        totals[name] += weight
-        distinct[name].add((classification.value, fill.wild_count if ruleset.natural_beats_wild else 0))
+    for outcome, deals in zip(valued.outcomes, per_outcome.tolist(), strict=True):
+        if deals:
+            name = names[outcome.category]
+            totals[name] += deals
+            distinct[name].add((outcome.value, outcome.wilds if ruleset.natural_beats_wild else 0))
     sizes = {name: len(found) for name, found in distinct.items()}
-    return Counting(ruleset.name, cards, deal_count(ruleset, cards), totals, sizes, unplayable, valued)
+    return Counting(ruleset.name, cards, deal_count(ruleset, cards), totals, sizes, unplayable, len(valued.outcome))
+
+
+def raise_refused(ruleset: Rules, valued: SuitValues) -> None:
+    """Raise what the evaluator raises for the first class it refuses (too many wild cards), if any."""
+    first = valued.first_refused()
+    if first < len(valued.outcome):
+        engine = engine_for(ruleset)
+        held = valued.holding(first)
+        engine.best(held, engine.candidates(held))
+        raise RuntimeError(f"internal error: {valued.refused}")
 
 
 def suited_fills(

@@ -26,18 +26,20 @@ vectorised in batch).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .classgrid import NO_HAND, count_vectors, grow, sorted_table
-from .suitclasses import holdings, supported
+from .suitclasses import supported
+from .suitvalues import REFUSED
 
 if TYPE_CHECKING:
     from ..engine.evaluate import Engine
     from ..rules.ruleset import Rules
+    from .suitvalues import SuitValues
 
 # (``CardModel`` and ``Layout`` of ``tables.py`` are duck-typed here: tables.py imports this module)
 CardModel = Any
@@ -107,33 +109,34 @@ class _Class:
     strength: Any
 
 
-def enumerate_classes(
-    ruleset: Rules, model: CardModel, engine: Engine, progress: Callable[[float], None]
-) -> list[_Class]:
-    """Every holding class of ``hand.min`` to ``hand.size`` cards, valued by the generic evaluator."""
+def enumerate_classes(model: CardModel, valued: Sequence[SuitValues]) -> list[_Class]:
+    """Every holding class of ``hand.min`` to ``hand.size`` cards with its strength, from the
+    shared valuations of those sizes (``suitvalue_cache.suit_values``); classes the
+    evaluator refuses (too many wild cards) are left out, as they are per call and in batch."""
     layout = model.layout
     shift = layout.shift
     code_of = dict(zip(model.cards, model.codes, strict=False))
-    ones = [layout.suit_one(s) for s in range(layout.suits)]
-    low = max(ruleset.hand_min, 1)
     found: list[_Class] = []
-    for k in range(low, ruleset.hand_size + 1):
-        for held, _ in holdings(ruleset, k):
-            if sum(engine.wild_mask(held)) > engine.wild_limit:
-                continue  # refused (C105) per call and in batch before any lookup
-            fill = engine.best(held, engine.candidates(held))
-            codes = [code_of[card] for card in held]
-            per_suit = [[code for code in codes if code & one] for one in ones]
+    for values in valued:
+        codes = np.array([code_of.get(card, 0) for card in values.deck], dtype=np.int64)[values.held]
+        kept = values.outcome != REFUSED
+        codes, outcome = codes[kept], values.outcome[kept]
+        rank_keys = (codes.sum(axis=1) >> shift).tolist()
+        counts, subs = [], []
+        for s in range(layout.suits):
+            in_suit = np.where(codes & layout.suit_one(s) != 0, codes, 0)
+            counts.append((in_suit != 0).sum(axis=1).tolist())
+            subs.append((in_suit.sum(axis=1) >> shift).tolist())
+        strengths = [o.strength[:3] for o in values.outcomes]
+        for row, (rank_key, index) in enumerate(zip(rank_keys, outcome.tolist(), strict=True)):
             found.append(
                 _Class(
-                    sum(codes) >> shift,
-                    [len(cards) for cards in per_suit],
-                    [sum(cards) >> shift for cards in per_suit],
-                    fill.strength[:3] if fill is not None else None,
+                    rank_key,
+                    [per_suit[row] for per_suit in counts],
+                    [per_suit[row] for per_suit in subs],
+                    strengths[index] if index >= 0 else None,
                 )
             )
-            if len(found) % 4096 == 0:
-                progress(len(found))
     return found
 
 

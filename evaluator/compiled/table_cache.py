@@ -12,7 +12,9 @@ rebuilt and rewritten atomically (temporary file, then ``os.replace``); the
 cache is never trusted blindly. ``POKERRULES_TABLE_CACHE=off`` builds in memory
 only. A cold build takes one to two seconds per ruleset (suit-class rulesets
 value every suit class through the generic evaluator: about 5 s for five cards
-of 52, 40 s with a wild joker); past one second a progress bar shows on stderr.
+of 52, 25 s with a wild joker, once per ruleset: that valuation is cached on
+its own, ``suitvalue_cache.py``, and shared with check and the counter); past
+one second a progress bar shows on stderr.
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ from .classgrid import NO_HAND, count_vectors, grow, sorted_table
 from .classwords import ClassWords, WordsBuilder
 from .suitclasses import holdings
 from .suittable import SUIT_MODE, build_suit_table, enumerate_classes
+from .suitvalue_cache import suit_values
 from .table_cache import cache_enabled, cache_path, read_cache, write_cache
 from .table_layout import (
     EXTRA_CARDS,
@@ -160,7 +161,13 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     classes = []
     if model.mode == SUIT_MODE:
         # every holding class by suit, valued once: the suit tables (suitkey.py)
-        classes = enumerate_classes(ruleset, model, engine, lambda done: report(min(0.8, done / 200_000)))
+        # (the valuation is shared with check and stats, and cached: suitvalue_cache.py)
+        sizes = range(low, size + 1)
+
+        def share(k: int) -> Callable[[float], None]:
+            return lambda done: report(0.8 * (k - low + done) / len(sizes))
+
+        classes = enumerate_classes(model, [suit_values(ruleset, k, share(k)) for k in sizes])
         for item in classes:
             if item.strength is not None:
                 strengths[item.strength] = None

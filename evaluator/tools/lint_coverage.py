@@ -12,13 +12,17 @@ from dataclasses import dataclass, field
 from math import comb, factorial
 from typing import TYPE_CHECKING
 
-from ..compiled.suitclasses import class_count, holdings, supported
+import numpy as np
+
+from ..compiled.suitclasses import class_count, supported
+from ..compiled.suitvalue_cache import suit_values
+from ..compiled.suitvalues import NO_HAND, SuitValues
 from ..core.errors import PokerRulesError
 from ..rules.cards import Card
 from .lint_hands import _HandSpace
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..rules.patterns import HandClass
     from ..ruleset import Ruleset
@@ -64,8 +68,17 @@ class _Analysis:
     refused: str | None = None  # why the evaluator refused a hand, when it did
     holes: list[_Hole] = field(default_factory=list)
     reached: set[str] = field(default_factory=set)
-    # every class a hand can be played as, with the category it lands in
-    landed: dict[HandClass, str] = field(default_factory=dict)
+    # every class a hand can be played as, with the category it lands in (see ``landed``)
+    known: dict[HandClass, str] = field(default_factory=dict)
+    # when set, what fills ``known`` on first use (suit classes: dear, and seldom asked)
+    landed_later: Callable[[], dict[HandClass, str]] | None = None
+
+    @property
+    def landed(self) -> dict[HandClass, str]:
+        """Every class a hand can be played as, with the category it lands in."""
+        if self.landed_later is not None:
+            self.known, self.landed_later = self.landed_later(), None
+        return self.known
 
 
 _ANALYSES: dict[str, _Analysis] = {}
@@ -165,7 +178,7 @@ class _Coverage(_HandSpace):
             return
         analysis.reached.add(name)
         if hand_class is not None:
-            analysis.landed.setdefault(hand_class, name)
+            analysis.known.setdefault(hand_class, name)
 
     def _enumerate_natural(self, analysis: _Analysis) -> None:
         """No wild cards: classify every rank multiset, with and without a flush."""
@@ -214,19 +227,37 @@ class _Coverage(_HandSpace):
                             self._record(analysis, k, chosen.hand_class, chosen.category.name, ())
 
     def _enumerate_suited(self, analysis: _Analysis) -> None:
-        """flush(k), run(k, flush), suits: play one hand of each suit class."""
-        engine = self.engine
+        """flush(k), run(k, flush), suits: where each suit class lands, from the valuation
+        shared with the counter and the tables (``suitvalue_cache.py``)."""
+        names = self.ruleset.category_names
+        sized = []
         for k in self.sizes:
-            for cards, _ in holdings(self.ruleset, k):
-                try:
-                    fill = engine.best(cards, engine.candidates(cards))  # hand.best_subset: any subset may play
-                except PokerRulesError as problem:
-                    analysis.complete, analysis.refused = False, problem.first.message
-                    return
-                if fill is None:
-                    self._record(analysis, k, None, None, cards)
-                else:
-                    self._record(analysis, k, fill.classification.hand_class, fill.classification.category.name, ())
+            valued = suit_values(self.ruleset, k)
+            stop = valued.first_refused()
+            outcome = valued.outcome[:stop]
+            holes = np.flatnonzero(outcome == NO_HAND)
+            if len(holes):
+                analysis.holes.append(_Hole(k, tuple(valued.holding(int(holes[0]))), len(holes)))
+            categories = {valued.outcomes[o].category for o in np.unique(outcome[outcome >= 0]).tolist()}
+            analysis.reached.update(names[c] for c in categories)
+            sized.append((valued, stop))
+            if stop < len(valued.outcome):
+                analysis.complete, analysis.refused = False, valued.refused
+                break
+        analysis.landed_later = lambda: self._landed_suited(sized)
+
+    def _landed_suited(self, sized: list[tuple[SuitValues, int]]) -> dict[HandClass, str]:
+        """The hand class each suit class lands as (asked only when a category is unreachable
+        or a definition unused): the generic evaluator again, class by class."""
+        engine = self.engine
+        landed: dict[HandClass, str] = {}
+        for valued, stop in sized:
+            for index in np.flatnonzero(valued.outcome[:stop] >= 0).tolist():
+                cards = valued.holding(index)
+                fill = engine.best(cards, engine.candidates(cards))
+                if fill is not None:
+                    landed.setdefault(fill.classification.hand_class, fill.classification.category.name)
+        return landed
 
     def _work_limit(self) -> int:
         """The most work the enumeration may take for this ruleset."""

@@ -1,0 +1,244 @@
+"""Every suit class of a ruleset valued once: what the coverage lint, the counter and the tables share.
+
+Rulesets whose patterns read suits within the hand (``flush(k)``, ``run(k, flush)``,
+``suits``, ``hand.best_subset``) are walked by suit class (``suitclasses.py``):
+150,891 holdings for five cards of 52 and a wild joker, each played through the
+generic evaluator. The lint of ``check``, the exact counter of ``stats`` and
+``diff`` and the suit tables all need the same answers, so the walk is done once
+per ruleset and holding size and its result kept as arrays (:class:`SuitValues`),
+in memory and in the signed disk cache (``suitvalue_cache.py``).
+
+A class's answer is an *outcome*: the category, whether it qualifies, its value
+and strength and how many wild cards play. Distinct outcomes are few (thousands),
+so each class stores the index of its outcome, the cards it holds and the cards
+its best hand plays as (natural cards, then what each wild card stands for).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..core.errors import CardError, PokerRulesError, error
+from ..engine.evaluate import engine_for
+from ..rules.cards import Card
+from .counts import deal_count
+from .suitclasses import holdings, supported
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Rules
+
+#: Outcome index of a holding that plays no hand.
+NO_HAND = -1
+#: Outcome index of a holding the evaluator refuses (too many wild cards to fill).
+REFUSED = -2
+
+Strength = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the best hand of a class is: category (index in ``order``), whether it
+    qualifies, its value, its strength (as ``Fill.strength``) and how many wild cards play."""
+
+    category: int
+    qualifies: bool
+    value: tuple[int, ...]
+    strength: Strength
+    wilds: int
+
+
+@dataclass(eq=False)
+class SuitValues:
+    """Every ``cards``-card holding up to a renaming of suits, in the order of
+    :func:`~evaluator.compiled.suitclasses.holdings`, with its best hand.
+
+    ``held[i]`` and ``played[i]`` index ``deck`` (``played`` padded with -1);
+    ``outcome[i]`` indexes ``outcomes`` (or is :data:`NO_HAND` / :data:`REFUSED`);
+    ``weights[i]`` is the number of deals the class stands for. ``refused`` is
+    the evaluator's message for the first refused class ("" when none is).
+    """
+
+    cards: int
+    deck: list[Card]
+    held: np.ndarray
+    weights: np.ndarray
+    outcome: np.ndarray
+    played: np.ndarray
+    outcomes: list[Outcome]
+    refused: str = ""
+    from_cache: bool = False
+
+    def holding(self, index: int) -> list[Card]:
+        """The cards of class ``index``, as :func:`holdings` yields them."""
+        return [self.deck[i] for i in self.held[index].tolist()]
+
+    def played_cards(self, index: int) -> list[Card]:
+        """What class ``index``'s best hand plays as: its natural cards, then each wild card's choice."""
+        return [self.deck[i] for i in self.played[index].tolist() if i >= 0]
+
+    def first_refused(self) -> int:
+        """The index of the first refused class, or the number of classes when none is."""
+        found = np.flatnonzero(self.outcome == REFUSED)
+        return int(found[0]) if len(found) else len(self.outcome)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays to cache (:func:`from_arrays` reads them back)."""
+        return {
+            "cards": np.array([self.cards], dtype=np.int64),
+            "deck": _text_array(json.dumps([[c.rank, c.suit, c.joker_number] for c in self.deck])),
+            "held": self.held,
+            "weights": self.weights,
+            "outcome": self.outcome,
+            "played": self.played,
+            "outcomes": _flatten(self.outcomes),
+            "refused": _text_array(self.refused),
+        }
+
+
+def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] | None = None) -> SuitValues:
+    """Play every ``cards``-card suit class of ``ruleset`` through the generic evaluator, once.
+
+    Raises:
+        CardError: C105 when the deals cannot be enumerated by suit class.
+    """
+    why = supported(ruleset, cards)
+    if why is not None:
+        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
+    engine = engine_for(ruleset)
+    names = list(ruleset.category_names)
+    deck: dict[Card, int] = {card: i for i, card in enumerate(dict.fromkeys(ruleset.deck))}
+    held_rows: list[list[int]] = []
+    played_rows: list[list[int]] = []
+    weights: list[int] = []
+    found: list[int] = []
+    outcomes: dict[Outcome, int] = {}
+    refused = ""
+    deals = deal_count(ruleset, cards)
+    seen = 0
+    for held, weight in holdings(ruleset, cards):
+        seen += weight
+        weights.append(weight)
+        held_rows.append([deck.setdefault(card, len(deck)) for card in held])
+        if progress is not None and len(weights) % 2048 == 0:
+            progress(min(seen / deals, 0.99))
+        try:
+            fill = engine.best(held, engine.candidates(held))
+        except PokerRulesError as problem:
+            refused = refused or problem.first.message
+            found.append(REFUSED)
+            played_rows.append([])
+            continue
+        if fill is None:
+            found.append(NO_HAND)
+            played_rows.append([])
+            continue
+        classification = fill.classification
+        outcome = Outcome(
+            names.index(classification.category.name),
+            classification.qualifies,
+            tuple(classification.value),
+            tuple(tuple(part) for part in fill.strength),
+            len(fill.wilds),
+        )
+        found.append(outcomes.setdefault(outcome, len(outcomes)))
+        played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
+    if seen != deals:
+        raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
+    if progress is not None:
+        progress(1.0)
+    played = np.full((len(played_rows), cards), -1, dtype=np.int16)
+    for row, items in enumerate(played_rows):
+        played[row, : len(items)] = items
+    return SuitValues(
+        cards,
+        list(deck),
+        np.array(held_rows, dtype=np.int16).reshape(-1, cards),
+        np.array(weights, dtype=np.int64),
+        np.array(found, dtype=np.int32),
+        played,
+        list(outcomes),
+        refused,
+    )
+
+
+def from_arrays(ruleset: Rules, arrays: dict[str, np.ndarray]) -> SuitValues:
+    """:class:`SuitValues` back from :meth:`SuitValues.arrays`, checked for consistency.
+
+    Raises:
+        ValueError: when the arrays do not describe every deal of the ruleset.
+    """
+    cards = int(arrays["cards"][0])
+    deck = [Card(rank, suit, number) for rank, suit, number in json.loads(_text(arrays["deck"]))]
+    outcomes = _unflatten(arrays["outcomes"])
+    values = SuitValues(
+        cards,
+        deck,
+        arrays["held"],
+        arrays["weights"],
+        arrays["outcome"],
+        arrays["played"],
+        outcomes,
+        _text(arrays["refused"]),
+        from_cache=True,
+    )
+    count = len(values.weights)
+    if values.held.shape != (count, cards) or values.played.shape != (count, cards) or values.outcome.shape != (count,):
+        raise ValueError("suit values: shapes")
+    if values.weights.dtype != np.int64 or int(values.weights.sum()) != deal_count(ruleset, cards):
+        raise ValueError("suit values: weights")
+    if count and (values.held.min() < 0 or values.held.max() >= len(deck) or values.played.max() >= len(deck)):
+        raise ValueError("suit values: cards")
+    if count and (values.outcome.min() < REFUSED or values.outcome.max() >= len(outcomes)):
+        raise ValueError("suit values: outcomes")
+    if any(not 0 <= o.category < len(ruleset.category_names) for o in outcomes):
+        raise ValueError("suit values: categories")
+    return values
+
+
+def _text_array(text: str) -> np.ndarray:
+    array: np.ndarray = np.frombuffer(text.encode("utf-8"), dtype=np.uint8).copy()
+    return array
+
+
+def _text(array: np.ndarray) -> str:
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise ValueError("suit values: text")
+    return bytes(array.tolist()).decode("utf-8")
+
+
+def _flatten(outcomes: list[Outcome]) -> np.ndarray:
+    """Outcomes as one int array: category, qualifies, wilds, the value, then the strength's parts."""
+    flat: list[int] = [len(outcomes)]
+    for o in outcomes:
+        flat += [o.category, int(o.qualifies), o.wilds, len(o.value), *o.value, len(o.strength)]
+        for part in o.strength:
+            flat += [len(part), *part]
+    return np.array(flat, dtype=np.int64)
+
+
+def _unflatten(array: np.ndarray) -> list[Outcome]:
+    items = array.tolist()
+    at = 1
+
+    def take(n: int) -> tuple[int, ...]:
+        nonlocal at
+        if n < 0 or at + n > len(items):
+            raise ValueError("suit values: truncated outcomes")
+        part = tuple(items[at : at + n])
+        at += n
+        return part
+
+    out: list[Outcome] = []
+    for _ in range(items[0] if items else 0):
+        category, qualifies, wilds, length = take(4)
+        value = take(length)
+        strength = tuple(take(take(1)[0]) for _ in range(take(1)[0]))
+        out.append(Outcome(category, bool(qualifies), value, strength, wilds))
+    if at != len(items):
+        raise ValueError("suit values: trailing data")
+    return out

@@ -112,7 +112,7 @@ def test_friday_night_is_the_readme_example(tmp_path: Path) -> None:
     "argv",
     [
         ["odds", "friday-night", "As Ks", "2d 2c", "--board", "Qh 7c 3d"],
-        ["chart", "friday-night", "--hands", "4", "--samples", "100", "--seed", "1"],
+        ["chart", "friday-night", "--samples", "20", "--seed", "1"],  # two hole cards: the whole grid
         ["diff", "friday-night", "standard", "--samples", "300"],
         ["draw", "friday-night", "As Ks Qs Jh 3c", "--discard", "Jh 3c"],
         ["outs", "friday-night", "As Ks", "2d 2c", "--board", "Qh 7c 3d"],

@@ -38,8 +38,22 @@ __all__ = ["reference_data_dir", "reference_data", "table_cache"]
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """``--slow``: the generated-ruleset conformance suite runs thousands of examples, full
-    decks included (``$POKERRULES_CONFORMANCE=slow`` does the same), instead of CI's bounded run."""
-    parser.addoption("--slow", action="store_true", default=False, help="run the conformance suite's long profile")
+    decks included (``$POKERRULES_CONFORMANCE=slow`` does the same), instead of CI's bounded run,
+    and the tests marked ``exhaustive`` run too."""
+    parser.addoption(
+        "--slow", action="store_true", default=False, help="the long profile: conformance and exhaustive tests"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``exhaustive`` (a minute of CPU each, or a census of billions of pairs
+    whose small cases run by default) run only with ``--slow``: CI keeps under its time."""
+    if config.getoption("--slow") or os.environ.get("POKERRULES_CONFORMANCE") == "slow":
+        return
+    kept = [item for item in items if item.get_closest_marker("exhaustive") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("exhaustive")])
+        items[:] = kept
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -459,7 +459,9 @@ def test_best_of_seven_with_a_qualifier_does_not_depend_on_card_order() -> None:
     assert forward.category == backward.category == "pair"
 
 
-@pytest.mark.parametrize("name", ["badugi", pytest.param("four-flush", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name", ["badugi", pytest.param("four-flush", marks=[pytest.mark.slow, pytest.mark.exhaustive])]
+)
 def test_every_deal_on_the_tables_counts_as_the_suit_class_walk(name: str) -> None:
     from evaluator.compiled.suitcount import count_every_hand, suited_fills
 

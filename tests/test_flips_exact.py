@@ -161,7 +161,8 @@ FAST = {("small", "small-four-flush"), ("small-bridge", "small"), ("small3-clubs
 
 
 @pytest.mark.parametrize(
-    ("a_name", "b_name"), [p if p in FAST else pytest.param(*p, marks=pytest.mark.slow) for p in BRUTE]
+    ("a_name", "b_name"),
+    [p if p in FAST else pytest.param(*p, marks=[pytest.mark.slow, pytest.mark.exhaustive]) for p in BRUTE],
 )
 def test_the_exact_census_is_every_pair_of_hands_that_can_meet(
     small: dict[str, Ruleset], a_name: str, b_name: str

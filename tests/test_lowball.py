@@ -116,8 +116,10 @@ def published() -> dict[str, dict[str, int]]:
     [
         ("wikipedia_5card", "ace-to-five", 5),
         ("wikipedia_7card", "razz", 7),
-        pytest.param("durangobill_8card", "ace-to-five", 8, marks=pytest.mark.slow),
-        pytest.param("durangobill_8card_joker", "ace-to-five-joker", 8, marks=pytest.mark.slow),
+        pytest.param("durangobill_8card", "ace-to-five", 8, marks=[pytest.mark.slow, pytest.mark.exhaustive]),
+        pytest.param(
+            "durangobill_8card_joker", "ace-to-five-joker", 8, marks=[pytest.mark.slow, pytest.mark.exhaustive]
+        ),
     ],
 )
 def test_the_breakdown_equals_published_ace_to_five_tables(table: str, name: str, cards: int) -> None:

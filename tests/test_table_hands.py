@@ -84,7 +84,10 @@ def agree(rs: Ruleset, cards: list[Card], given: object) -> Hand:
     return got
 
 
-@pytest.mark.parametrize("name", CATALOGUE)
+# freak-hands: every holding size of its suit classes, about 40 s of CPU (--slow)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.exhaustive) if n == "freak-hands" else n for n in CATALOGUE]
+)
 def test_table_hands_equal_the_generic_engine(name: str) -> None:
     rs = on_tables(name)
     rng = random.Random(f"table-hands-{name}")

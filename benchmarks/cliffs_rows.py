@@ -18,20 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_calls import TREYS_SCRIPT
 from cliffs_table import Row
 
 Run = Callable[[], tuple[float, float]]  # one timed round: (seconds, peak MiB)
 
-TREYS_SCRIPT = """\
-import sys
-from treys import Card, Evaluator
-evaluator = Evaluator()
-for line in sys.stdin:
-    cards = [Card.new(token) for token in line.split()]
-    if cards:
-        score = evaluator.evaluate(cards[:2], cards[2:])
-        print(line.strip(), evaluator.class_to_string(evaluator.get_rank_class(score)), score)
-"""
 BUILD_SCRIPT = "import sys; from evaluator import load; from evaluator.compiled.tables import tables_for; tables_for(load(sys.argv[1]))"
 # Starts a command and reports its time and peak memory: a child's peak counts the memory of
 # the process it was forked from, so the fork is made from this small process, not the benchmark.

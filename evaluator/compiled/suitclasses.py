@@ -20,6 +20,7 @@ from itertools import combinations, permutations
 from math import comb, factorial
 from typing import TYPE_CHECKING
 
+from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 
@@ -109,6 +110,17 @@ def supported(ruleset: Rules, cards: int) -> str | None:
     if cards > MAX_SUITED_CARDS:
         return f"patterns that look at suits within the hand are counted for at most {MAX_SUITED_CARDS} cards"
     return None
+
+
+def require_supported(ruleset: Rules, cards: int) -> None:
+    """Refuse a count by suit class that :func:`supported` says cannot be made.
+
+    Raises:
+        CardError: C105, with the reason.
+    """
+    why = supported(ruleset, cards)
+    if why is not None:
+        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
 
 
 def holdings(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int]]:

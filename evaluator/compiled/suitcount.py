@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from .counts import Counting, deal_count
 from .every_hand import MAX_EVERY_HAND, all_combinations, rank_every
-from .suitclasses import holdings, supported
+from .suitclasses import holdings, require_supported
 from .suitvalue_cache import kept_values, suit_values
 from .suitvalues import NO_HAND, SuitValues
 
@@ -37,9 +36,7 @@ def count_suited(ruleset: Rules, cards: int, progress: Callable[[float], None] |
         CardError: C105 when the deals cannot be enumerated by suit class (see
             :func:`evaluator.compiled.suitclasses.supported`).
     """
-    why = supported(ruleset, cards)
-    if why is not None:
-        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
+    require_supported(ruleset, cards)
     # a valuation at hand is the quickest; then every deal on the tables; else the walk
     valued = kept_values(ruleset, cards)
     if valued is None:
@@ -88,9 +85,7 @@ def suited_fills(
     Raises:
         CardError: C105 when the deals cannot be enumerated by suit class.
     """
-    why = supported(ruleset, cards)
-    if why is not None:
-        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
+    require_supported(ruleset, cards)
     engine = engine_for(ruleset)
     seen = 0
     deals = deal_count(ruleset, cards)

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.errors import CardError, PokerRulesError, error
+from ..core.errors import PokerRulesError
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
 from .counts import deal_count
-from .suitclasses import holdings, supported
+from .suitclasses import holdings, require_supported
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -106,9 +106,7 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     Raises:
         CardError: C105 when the deals cannot be enumerated by suit class.
     """
-    why = supported(ruleset, cards)
-    if why is not None:
-        raise error(CardError, "C105", f"{ruleset.name}: {cards}-card deals cannot be counted: {why}", "<stats>")
+    require_supported(ruleset, cards)
     engine = engine_for(ruleset)
     names = list(ruleset.category_names)
     deck: dict[Card, int] = {card: i for i, card in enumerate(dict.fromkeys(ruleset.deck))}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..compiled.build_cost import count_multisets
 from ..compiled.suitclasses import class_count, supported
 from ..compiled.suitvalue_cache import suit_values
 from ..compiled.suitvalues import NO_HAND, SuitValues
@@ -136,7 +137,7 @@ class _Coverage(_HandSpace):
         work = 0
         for k in self.sizes:
             for w in range(0, min(k, len(self.wild_cards)) + 1):
-                classes = self._count(k - w, self.caps) * (variants if k == self.size else 1)
+                classes = count_multisets(k - w, self.caps) * (variants if k == self.size else 1)
                 per_class = (CLASS_COST if w == 0 else CLASS_COST + 2 * comb(ranks + w - 1, w)) * self.factor
                 work += classes * per_class
                 if work > MAX_COVERAGE_WORK:

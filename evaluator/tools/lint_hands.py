@@ -8,7 +8,7 @@ and real cards to stand for a hand class in messages.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
@@ -63,21 +63,6 @@ class _HandSpace:
             if symbol in self.wild.ranks:
                 cards += [Card(symbol, s) for s in self.ruleset.suits for _ in range(self.copies)]
         return cards
-
-    def _count(self, n: int, caps: Sequence[int]) -> int:
-        """How many multisets of ``n`` ranks have at most ``caps[v]`` cards of rank ``v``."""
-        ways = [1] + [0] * n
-        for cap in caps:
-            # multiply by (1 + x + ... + x^cap), truncated at x^n
-            new = [0] * (n + 1)
-            running = 0
-            for total in range(n + 1):
-                running += ways[total]
-                if total - cap - 1 >= 0:
-                    running -= ways[total - cap - 1]
-                new[total] = running
-            ways = new
-        return ways[n]
 
     def _multisets(self, n: int) -> Iterator[tuple[int, ...]]:
         """Every multiset of ``n`` natural rank values, high to low, within the deck's counts."""

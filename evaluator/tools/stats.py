@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -385,13 +386,7 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     label = f"pokerrules stats: counting {ruleset.name}, {cards or default_cards(ruleset)} cards"
     with Progress(label) as lines:
         table = stats_table(ruleset, cards, lambda fraction: lines.step(f"{fraction:.0%}"))
-    if args.json:
-        out.write(render_json(table))
-    elif args.csv:
-        out.write(render_csv(table))
-    else:
-        out.write(render_text(table))
-    return EXIT_OK
+    return _write_report(out, args, lambda: render_json(table), lambda: render_csv(table), lambda: render_text(table))
 
 
 def game_cards_problem(ruleset: Ruleset, cards: int | None) -> str | None:
@@ -470,13 +465,13 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
         table = deal_stats(ruleset, deals, players, 2026 if seed is None else seed, bar)
     finally:
         bar.finish()
-    if args.json:
-        out.write(json_dumps(deal_table_dict(table, ruleset), indent=2) + "\n")
-    elif args.csv:
-        out.write(render_deal_csv(table))
-    else:
-        out.write(render_deal_text(table, ruleset))
-    return EXIT_OK
+    return _write_report(
+        out,
+        args,
+        lambda: json_dumps(deal_table_dict(table, ruleset), indent=2) + "\n",
+        lambda: render_deal_csv(table),
+        lambda: render_deal_text(table, ruleset),
+    )
 
 
 def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
@@ -492,10 +487,22 @@ def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
         table = game_stats(ruleset, samples, 2026 if seed is None else seed, bar)
     finally:
         bar.finish()
-    if args.json:
-        out.write(json_dumps(game_table_dict(table, ruleset), indent=2) + "\n")
-    elif args.csv:
-        out.write(render_game_csv(table))
-    else:
-        out.write(render_game_text(table))
+    return _write_report(
+        out,
+        args,
+        lambda: json_dumps(game_table_dict(table, ruleset), indent=2) + "\n",
+        lambda: render_game_csv(table),
+        lambda: render_game_text(table),
+    )
+
+
+def _write_report(
+    out: TextIO,
+    args: argparse.Namespace,
+    as_json: Callable[[], str],
+    as_csv: Callable[[], str],
+    as_text: Callable[[], str],
+) -> int:
+    """Write a ``stats`` report in the format the options ask for (JSON, CSV or text)."""
+    out.write(as_json() if args.json else as_csv() if args.csv else as_text())
     return EXIT_OK

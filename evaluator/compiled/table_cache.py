@@ -172,6 +172,60 @@ def read_cache(ruleset: Rules, path: Path) -> Tables | None:
         return None
 
 
+GROWN_MAGIC = b"PRGROWN1"
+
+
+def grown_path(ruleset: Rules, cards: int) -> Path:
+    """The cache file of ``ruleset``'s tables grown to ``cards``-card holdings."""
+    return cache_path(ruleset).with_name(f"{cache_path(ruleset).stem}-{cards}.grown")
+
+
+def write_grown(tables: Tables, cards: int) -> bool:
+    """Cache the tables grown to ``cards`` cards (the holdings past ``hand.size + 2`` that a
+    first ``rank_many`` of eight or more cards grows), signed like the tables themselves."""
+    buffer = io.BytesIO()
+    save: Any = np.savez
+    (nf_keys, nf_values), (fl_keys, fl_values) = tables.nf[cards], tables.fl[cards]
+    save(buffer, nf_keys=nf_keys, nf_values=nf_values, fl_keys=fl_keys, fl_values=fl_values)
+    path = grown_path(tables.ruleset, cards)
+    fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name, cards=cards)
+    with diskcache.open_folder(path.parent) as folder:
+        return folder is not None and folder.write(path.name, GROWN_MAGIC, fields, buffer.getvalue())
+
+
+Pair = tuple[np.ndarray, np.ndarray]
+
+
+def read_grown(tables: Tables, cards: int) -> tuple[Pair, Pair] | None:
+    """The grown ``cards``-card tables (no-flush, flush) from the cache, or None when the
+    file is missing or does not check out (then they are grown again)."""
+    path = grown_path(tables.ruleset, cards)
+    expected = dict(_expected_header(tables.ruleset), cards=cards)
+    with diskcache.open_folder(path.parent, create=False) as folder:
+        payload = folder.read(path.name, GROWN_MAGIC, expected) if folder is not None else None
+    if payload is None:
+        return None
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+            nf = (archive["nf_keys"], archive["nf_values"])
+            fl = (archive["fl_keys"], archive["fl_values"])
+        for keys, values in (nf, fl):
+            _check_pair(keys, values, len(tables.strengths))
+        return nf, fl
+    except Exception:  # noqa: BLE001 - whatever is wrong with the file, the tables are grown again
+        return None
+
+
+def _check_pair(keys: np.ndarray, values: np.ndarray, count: int) -> None:
+    """Cheap consistency checks on one (keys, values) table read from disk."""
+    if keys.dtype != np.int64 or values.dtype != np.int32 or keys.shape != values.shape or keys.ndim != 1:
+        raise ValueError("bad table")
+    if len(values) and (values.max() >= count or values.min() < NO_HAND):
+        raise ValueError("value out of range")
+    if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
+        raise ValueError("keys not sorted")
+
+
 def _check_shape(tables: Tables) -> None:
     """Cheap consistency checks on tables read from disk (beyond the checksum)."""
     size = tables.size
@@ -180,12 +234,7 @@ def _check_shape(tables: Tables) -> None:
         raise ValueError("missing tables")
     count = len(tables.strengths)
     for keys, values in list(tables.nf.values()) + list(tables.fl.values()):
-        if keys.dtype != np.int64 or values.dtype != np.int32 or keys.shape != values.shape or keys.ndim != 1:
-            raise ValueError("bad table")
-        if len(values) and (values.max() >= count or values.min() < NO_HAND):
-            raise ValueError("value out of range")
-        if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
-            raise ValueError("keys not sorted")
+        _check_pair(keys, values, count)
     if len(tables.categories) != count:
         raise ValueError("category table")
 

@@ -69,7 +69,7 @@ from .classwords import ClassWords, WordsBuilder
 from .suitclasses import holdings
 from .suittable import SUIT_MODE, build_suit_table, enumerate_classes
 from .suitvalue_cache import suit_values
-from .table_cache import cache_enabled, cache_path, read_cache, write_cache
+from .table_cache import cache_enabled, cache_path, read_cache, read_grown, write_cache, write_grown
 from .table_layout import (
     EXTRA_CARDS,
     CardModel,
@@ -286,12 +286,20 @@ def grow_suited(model: CardModel, k: int, smaller: tuple[np.ndarray, np.ndarray]
 
 
 def ensure_tables(tables: Tables, k: int) -> None:
-    """Grow the tables in memory to ``k``-card holdings (built only to hand.size + 2)."""
+    """Grow the tables to ``k``-card holdings (built only to hand.size + 2): each size read
+    from the disk cache when a good file is there, else grown and cached."""
     model = tables.model
+    use_cache = cache_enabled()
     while tables.max_cards < k:
         nxt = tables.max_cards + 1
+        found = read_grown(tables, nxt) if use_cache else None
+        if found is not None:
+            tables.nf[nxt], tables.fl[nxt] = found
+            continue
         tables.nf[nxt] = grow(model.layout, model.caps, nxt, tables.nf[nxt - 1])
         tables.fl[nxt] = grow_suited(model, nxt, tables.fl[nxt - 1])
+        if use_cache:
+            write_grown(tables, nxt)
 
 
 def _category_index(ruleset: Rules, strength: Strength) -> int:

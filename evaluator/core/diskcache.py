@@ -52,16 +52,16 @@ DEFAULT_MAX_MB = 256
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
 #: The magic strings of the files this cache writes: only such files are pruned.
-MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN", b"PRSUITVL")
+MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN", b"PRSUITVL", b"PRGROWN1")
 #: Suffixes of the files this cache writes.
-CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits")
+CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown")
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"
 #: Temporary files as this module names them (``NAME.<16 hex digits>.tmp``): the
 #: only ones it removes, so that a folder shared with other files loses none of theirs.
 _OUR_TEMP = re.compile(
-    r"(?:.+(?:\.tables|\.parser|\.return|\.valid|\.memo|\.suits)|" + re.escape(KEY_NAME) + r")\.[0-9a-f]{16}\.tmp"
+    r"(?:.+(?:" + "|".join(map(re.escape, CACHE_SUFFIXES)) + r")|" + re.escape(KEY_NAME) + r")\.[0-9a-f]{16}\.tmp"
 )
 #: A temporary file untouched for this long belongs to a process that died.
 STALE_SECONDS = 600

@@ -168,7 +168,7 @@ def test_holds_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 PUBLISHED = {  # percent, as published (decimals), also cited with its source in each pay-table file
     "jacks-or-better-9-6": (99.5439, 4),
-    "jacks-or-better-9-5": (98.45, 2),
+    "jacks-or-better-9-5": (98.4498, 4),
     "jacks-or-better-8-6": (98.39, 2),
     "jacks-or-better-8-5": (97.2984, 4),
     "jacks-or-better-7-5": (96.15, 2),
@@ -182,11 +182,11 @@ PUBLISHED = {  # percent, as published (decimals), also cited with its source in
     "aces-and-faces-8-5": (99.26, 2),
     "tens-or-better-6-5": (99.1, 1),
     "deuces-wild-full-pay": (100.7620, 4),
-    "deuces-wild-not-so-ugly-ducks": (99.73, 2),
-    "deuces-wild-illinois": (98.91, 2),
+    "deuces-wild-not-so-ugly-ducks": (99.7283, 4),
+    "deuces-wild-illinois": (98.9131, 4),
     "joker-poker-kings": (100.6463, 4),
     "double-joker-9-5": (99.97, 2),
-    "triple-double-bonus-9-7": (99.58, 2),
+    "triple-double-bonus-9-7": (99.5778, 4),
 }
 
 

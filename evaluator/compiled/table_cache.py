@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 #: Bumped whenever the layout of a cache file or of the tables changes.
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"

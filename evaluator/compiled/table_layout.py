@@ -280,11 +280,13 @@ def card_model(ruleset: Rules) -> CardModel:
     caps = natural_caps + ((wild_cap,) if has_wild_digit else ())
     suit_max = max(per_suit, default=0) + wild_cap
     layout = None
-    # Too wide for 63 bits (several packs)? Lay out for the holdings the tables are
-    # built for; bigger holdings are then ranked subset by subset.
+    # Too wide for 63 bits (several packs)? Lay out for fewer cards; bigger holdings
+    # are then ranked subset by subset.
     # suit classes test suits against a threshold down to one card: counters wide enough for it
     threshold = 1 if mode == SUIT_MODE else ruleset.hand_size
-    for limit in (MAX_HOLDING, ruleset.hand_size + EXTRA_CARDS, ruleset.hand_size):
+    # the widest that fits: every holding, else up to the batch's direct rows (two packs fit
+    # ten cards), else fewer
+    for limit in (MAX_HOLDING, *range(max(BATCH_CARDS, ruleset.hand_size + EXTRA_CARDS), ruleset.hand_size - 1, -1)):
         layout = make_layout(ruleset, digit_rank, caps, has_wild_digit, suit_max, limit, threshold)
         if layout is not None:
             break

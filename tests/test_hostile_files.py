@@ -583,3 +583,20 @@ def test_chart_html_refuses_a_symlink_and_writes_to_stdout(tmp_path: Path) -> No
     assert run_cli([*argv, "--html", str(page)])[0] == 0
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert not list(tmp_path.glob(".real.html.*"))  # no temporary left behind
+
+
+def test_a_title_is_one_line_wherever_it_is_shown(tmp_path: Path) -> None:
+    # a title with line breaks would split a report's line and start the rest on a new one
+    rule = write(
+        tmp_path, "broken.yaml", 'name: broken\nextends: standard\ntitle: "first\\n::notice::second\\r\\nthird"\n'
+    )
+    assert load(str(rule)).title == "first ::notice::second third"
+    code, out, _ = run_cli(["stats", str(rule)])
+    assert code == 0
+    assert out.splitlines()[0] == "broken: first ::notice::second third"
+    paytable = write(
+        tmp_path,
+        "pays.yaml",
+        'paytable: pays\ntitle: "two\\nlines"\nruleset: jacks-or-better-video\npays: {jacks_or_better: 1}\n',
+    )
+    assert load_paytable(str(paytable)).title == "two lines"

@@ -88,6 +88,8 @@ def catalogue_titles() -> list[tuple[str, str]]:
     """
     import yaml
 
+    from .safe_text import one_line
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     rows = []
     for name in catalogue_names():
@@ -98,5 +100,5 @@ def catalogue_titles() -> list[tuple[str, str]]:
             rows.append((name, "(broken: Y103)"))
             continue
         title = data.get("title") if isinstance(data, dict) else None
-        rows.append((name, str(title) if title is not None else name))
+        rows.append((name, one_line(title) if title is not None else name))
     return rows

@@ -67,6 +67,15 @@ def neutral(text: str) -> str:
     return _COMMAND.sub(lambda match: match.group(1) + "\\x3a", text) if "::" in text else text
 
 
+def one_line(text: object) -> str:
+    """A title or name as one line: every run of white space, line breaks included, one space.
+
+    >>> one_line("Friday night\\n  house rules ")
+    'Friday night house rules'
+    """
+    return " ".join(str(text).split())
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import Diagnostic, PokerRulesError
+from ..core.safe_text import one_line
 from ..rules.confine import (
     CONFINEMENT_CODES,
     MAX_PATH_CHARS,
@@ -193,7 +194,7 @@ def check_document(
     table_name = str(data["paytable"])
     return [], PayTable(
         table_name,
-        str(data.get("title", table_name)),
+        one_line(data.get("title", table_name)),
         ruleset,
         pays,
         coins,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core.errors import CardError, Diagnostic, PatternError, RulesetError
+from ..core.safe_text import one_line
 from . import pattern_memo
 from .build_game import build_deal_wild, build_game, check_deal_rules
 from .cards import RANKS, SUITS, Card, parse_cards, rank_hint, rank_token
@@ -276,7 +277,7 @@ def _build(builder: _Builder, path: Path | None, kind: type[R] | None) -> R:
     name = data.get("name") or (path.stem if path else "ruleset")
     return (kind or Rules)(  # type: ignore[return-value]
         name=name,
-        title=data.get("title", name),
+        title=one_line(data.get("title", name)),
         source_note=data.get("source", ""),
         path=path,
         document=document,

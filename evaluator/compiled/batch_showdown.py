@@ -9,8 +9,11 @@ player's best hand is ranked with ``rank_many``:
   game): the hole cards and the board in one row; the tables give the best
   hand of any number of cards directly, no subsets enumerated;
 - ``use_hole`` / ``use_board`` (Omaha: two hole cards and three from the
-  board): every allowed combination (6 x 10 = 60 for Omaha) becomes a row of
-  ``hand.size`` cards, all ranked in one batch, the best kept.
+  board): on the direct path without wild cards, one table gives the best over
+  the board's triples for each hole part (``mustuse.py``: a gather per hole
+  pair, suited parts valued apart); otherwise every allowed combination (6 x 10
+  = 60 for Omaha) becomes a row of ``hand.size`` cards, all ranked in one
+  batch, the best kept.
 
 A hand qualifies when its value's category is not -1 (the tables number
 non-qualifying hands apart). The winners of a half are the qualifying hands of
@@ -47,6 +50,7 @@ from ..core.errors import CardError, GameError, error
 from ..engine.showdown import MAX_PLAYERS, half_rulesets, refuse_dealt
 from ..rules.patterns import AllOf, AnyOf, CategoryIs, Not, Pattern
 from .fasthand import showdown
+from .mustuse import MustUse, must_use_table
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -80,6 +84,16 @@ class PotHalf:
             (_category_set(rules, beat.winner.pattern), _category_set(rules, beat.loser.pattern))
             for beat in rules.beats
         ]
+        self.board_size = main.game.board if main.game is not None else 0
+
+    def must_use(self, subsets: np.ndarray, width: int) -> MustUse | None:
+        """The must-use table (``mustuse.py``) for rows of ``width`` cards, hole then board, whose
+        allowed combinations are ``subsets`` (``playing_columns``); None when it does not apply."""
+        hole = width - self.board_size
+        if self.board_size < 1 or hole < 1 or subsets.shape[1] != self.ranker.size:
+            return None
+        use_hole = int((subsets[0] < hole).sum())
+        return must_use_table(self.ranker, hole, self.board_size, use_hole, self.ranker.size - use_hole)
 
     def category(self, values: np.ndarray) -> np.ndarray:
         """Category index of each value (-1: no hand or not qualifying)."""
@@ -222,6 +236,10 @@ def best_values(half: PotHalf, cards: np.ndarray, subsets: np.ndarray | None) ->
     cards = half.id_map[cards]
     if subsets is None:
         return np.asarray(half.ranker.rank_many(cards.reshape(n * players, k))).reshape(n, players)
+    table = half.must_use(subsets, k)
+    if table is not None:
+        # the board is every player's: its columns of the first player
+        return table.values(cards[:, :, : table.hole], np.ascontiguousarray(cards[:, 0, table.hole :]))
     rows = cards[:, :, subsets]  # (n, players, combinations, hand.size)
     ranked = np.asarray(half.ranker.rank_many(rows.reshape(-1, subsets.shape[1])))
     best: np.ndarray = ranked.reshape(n, players, len(subsets)).max(axis=2)
@@ -294,6 +312,9 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
     # lowest-card wild is decided on the whole holding, not per combination: generic
     per_deal = subsets is not None and any(half.rules.wild.lowest_rank for half in halves)
     rows_per_deal = players * (len(subsets) if subsets is not None else 1)
+    tables = [half.must_use(subsets, hole_count + board_size) for half in halves] if subsets is not None else []
+    if tables and all(table is not None for table in tables):
+        rows_per_deal = players * max(len(table.parts) for table in tables if table is not None)
     step = max(1, ROWS_PER_CHUNK // rows_per_deal)
     for start in range(0, n, step):
         stop = min(n, start + step)

@@ -108,6 +108,17 @@ class ShareEngine:
                 weight += 1
         return self.players * self.boards * per_player * weight
 
+    @property
+    def chunk_cost(self) -> int:
+        """Gathers per deal that size a chunk: :attr:`cost`, except that a must-use half on its
+        table (``compiled/mustuse.py``) costs one gather per hole part, not one per combination."""
+        if self.subsets is None or not self.halves_alone:
+            return self.cost
+        tables = [half.must_use(self.subsets, self.hole + self.board) for half in self.halves]
+        if any(table is None for table in tables):
+            return self.cost
+        return self.players * self.boards * sum(len(table.parts) for table in tables if table is not None)
+
     def split(self, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(n, players, hole) and (n, boards, board) views of deal rows."""
         n, edge = len(deals), self.players * self.hole
@@ -115,7 +126,7 @@ class ShareEngine:
 
     def settle(self, deals: np.ndarray) -> Settled:
         """The shares of every deal row (in chunks of about ``ROWS`` rank lookups)."""
-        step = max(64, ROWS // self.cost)
+        step = max(64, ROWS // self.chunk_cost)
         if len(deals) <= step:
             return self._settle(deals)
         parts = [self._settle(deals[start : start + step]) for start in range(0, len(deals), step)]
@@ -165,8 +176,9 @@ class ShareEngine:
         return self.shared_board.masks(deals, known)
 
     def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
-        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
-        from code sums: each hole part and each board part summed once, then added pairwise.
+        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples):
+        on the must-use table where it applies (``compiled/mustuse.py``), else from code sums,
+        each hole part and each board part summed once, then added pairwise.
         None when the ruleset is not on the plain direct path (the batch showdown's rows then)."""
         ranker = half.ranker
         size = ranker.size
@@ -178,9 +190,12 @@ class ShareEngine:
             or self.subsets.shape[1] != size
         ):
             return None
+        holes, board = half.id_map[holes], half.id_map[board]
+        must_use = half.must_use(self.subsets, self.hole + self.board)
+        if must_use is not None:
+            return must_use.values(holes, board)
         layout = ranker.layout
         table = ranker._code_table
-        holes, board = half.id_map[holes], half.id_map[board]
         use_hole = int((self.subsets[0] < self.hole).sum())
         hole_parts = {
             part: np.sum([table[holes[:, :, c]] for c in part], axis=0)

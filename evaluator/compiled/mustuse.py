@@ -30,6 +30,7 @@ deals and against a plain brute force.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,8 @@ from .classgrid import NO_HAND
 if TYPE_CHECKING:
     from .fast import FastRanker
 
+#: Known hands whose tables are kept (an odds question has a few; a chart asks hand after hand).
+KNOWN_HANDS = 64
 #: The largest ``best`` table built (board classes x hole-part classes): 32 MiB of int32.
 MAX_ENTRIES = 1 << 23
 
@@ -77,43 +80,48 @@ class MustUse:
     def __init__(self, ranker: FastRanker, hole: int, board: int, use_hole: int, use_board: int) -> None:
         self.ranker = ranker
         self.hole, self.board, self.use_hole, self.use_board = hole, board, use_hole, use_board
-        layout = ranker.layout
-        self.shift = layout.shift
         deck = ranker.model.cards
+        self.layout = ranker.layout
+        self._hands: dict[tuple[int, ...], KnownHand] = {}
         self.codes = ranker.codes  # one additive code per id
-        self.rank_codes = self.codes >> self.shift  # no carries: the suit counters never overflow
+        self.rank_codes = self.codes >> ranker.layout.shift  # no carries: the suit counters never overflow
         suit_index = {suit: s for s, suit in enumerate(ranker.ruleset.suits)}
         self.suit_of = np.array([suit_index[card.suit] for card in deck], dtype=np.int8)
+        # per suit: the rank code of each id of that suit, else 0
+        self.suit_rank_codes = [np.where(self.suit_of == s, self.rank_codes, 0) for s in range(len(suit_index))]
         self.parts = list(combinations(range(hole), use_hole))
-        self.board_subsets = [list(s) for s in combinations(range(board), use_board)]
         self.flush = ranker.tables.flush_matters
         dense_nf, dense_fl = ranker._dense_tables(ranker.size)
         self.index = ranker.index  # after the dense tables: building them may replace it
-        self.plain_count = len(dense_nf)
-        # a five-card hand: its one-suited value sits right after the plain table
-        self.both = np.concatenate([dense_nf, dense_fl[0]]) if self.flush else dense_nf
         self.part_count = self.index.count(use_hole)
+        self.rank_list = sorted({card.rank for card in deck if card.rank is not None}, key=str)
+        first = {rank: next(i for i, card in enumerate(deck) if card.rank == rank) for rank in self.rank_list}
+        self.rank_code_of = np.array([int(self.rank_codes[first[rank]]) for rank in self.rank_list], dtype=np.int64)
+        self.held = np.array([sum(card.rank == rank for card in deck) for rank in self.rank_list], dtype=np.int64)
         self.best = self._build(dense_nf)
-        # a pair of ids straight to its class (Omaha): one gather instead of a dense-index walk
+        self.suited_best: np.ndarray | None = None
+        self.suited_offsets = np.zeros(board + 1, dtype=np.int64)
+        if self.flush:
+            self.suited_best = self._build_suited(dense_fl[0])
+        # a pair of ids straight to its class and its suit (Omaha): gathers, no dense-index walk
         self.pair_class: np.ndarray | None = None
+        self.pair_suit: np.ndarray | None = None
         if use_hole == 2:
             keys = self.rank_codes[:, None] + self.rank_codes[None, :]
             self.pair_class = self.index.index(keys.ravel(), 2).astype(np.int32)
+            same = self.suit_of[:, None] == self.suit_of[None, :]
+            self.pair_suit = np.where(same, self.suit_of[:, None], -1).astype(np.int8).ravel()
 
     def _build(self, dense_nf: np.ndarray) -> np.ndarray:
         """Every realisable (board multiset, hole-part multiset): the best unsuited value
         over the board's ``use_board`` subsets (entries no deal can reach stay NO_HAND)."""
         ranker = self.ranker
         index = self.index
-        deck = ranker.model.cards
-        rank_ids = sorted({card.rank for card in deck if card.rank is not None}, key=str)
-        first = {rank: next(i for i, card in enumerate(deck) if card.rank == rank) for rank in rank_ids}
-        codes = np.array([int(self.rank_codes[first[rank]]) for rank in rank_ids], dtype=np.int64)
-        held = np.array([sum(card.rank == rank for card in deck) for rank in rank_ids], dtype=np.int64)
+        codes, held = self.rank_code_of, self.held
 
         def multisets(k: int) -> tuple[np.ndarray, np.ndarray]:
-            rows = np.array(list(combinations_with_replacement(range(len(rank_ids)), k)), dtype=np.int64)
-            counts = np.zeros((len(rows), len(rank_ids)), dtype=np.int64)
+            rows = np.array(list(combinations_with_replacement(range(len(codes)), k)), dtype=np.int64)
+            counts = np.zeros((len(rows), len(codes)), dtype=np.int64)
             for column in range(k):
                 np.add.at(counts, (np.arange(len(rows)), rows[:, column]), 1)
             keep = (counts <= held).all(axis=1)
@@ -124,7 +132,8 @@ class MustUse:
         board_class = index.index(codes[boards].sum(axis=1), self.board)
         part_class = index.index(codes[parts].sum(axis=1), self.use_hole)
         # (boards, subsets): the rank key of each subset of each board
-        subset_keys = np.stack([codes[boards[:, s]].sum(axis=1) for s in self.board_subsets], axis=1)
+        subsets = combinations(range(self.board), self.use_board)
+        subset_keys = np.stack([codes[boards[:, list(s)]].sum(axis=1) for s in subsets], axis=1)
         best = np.full((index.count(self.board), self.part_count), NO_HAND, dtype=np.int32)
         for p in range(len(parts)):
             rows = np.flatnonzero((board_counts + part_counts[p] <= held).all(axis=1))
@@ -133,64 +142,147 @@ class MustUse:
             best[board_class[rows], part_class[p]] = values
         return best.ravel()
 
-    def values(self, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
-        """Best value of each player: ``holes`` (n, players, hole) and ``board`` (n, board)
-        card ids of this ranker's deck -> (n, players) int64."""
+    def _build_suited(self, dense_fl: np.ndarray) -> np.ndarray:
+        """The best one-suited hand of a hole part and ``use_board`` of the board's cards of its
+        suit, per (count of those cards, their rank set's class, the part's class), flat."""
         index = self.index
-        board_key = self.rank_codes[board[:, 0]]
+        codes = self.rank_code_of
+        sizes = range(self.use_board, self.board + 1)
+        at = 0
+        for cards in sizes:
+            self.suited_offsets[cards] = at
+            at += index.count(cards) * self.part_count
+        table = np.full(at, NO_HAND, dtype=np.int32)
+        parts = np.array(list(combinations(range(len(codes)), self.use_hole)), dtype=np.int64)
+        part_class = index.index(codes[parts].sum(axis=1), self.use_hole)
+        for cards in sizes:
+            sets = np.array(list(combinations(range(len(codes)), cards)), dtype=np.int64)
+            set_class = index.index(codes[sets].sum(axis=1), cards)
+            subset_keys = np.stack(
+                [codes[sets[:, list(s)]].sum(axis=1) for s in combinations(range(cards), self.use_board)], axis=1
+            )
+            for p, part in enumerate(parts):
+                # one suit: the part's ranks are not among the board's
+                rows = np.flatnonzero(~np.isin(sets, part).any(axis=1))
+                keys = subset_keys[rows] + codes[part].sum()
+                values = dense_fl[index.index(keys, self.ranker.size)].max(axis=1)
+                table[self.suited_offsets[cards] + set_class[rows] * self.part_count + part_class[p]] = values
+        return table
+
+    def values(self, holes: np.ndarray, board: np.ndarray, fixed: Sequence[bool] = ()) -> np.ndarray:
+        """Best value of each player: ``holes`` (n, players, hole) and ``board`` (n, board)
+        card ids of this ranker's deck -> (n, players) int64.
+
+        ``fixed``: per player, True when that player holds the same cards in every row (a
+        known hand): its values are read from tables of that hand by board class instead.
+        """
+        n, players, _ = holes.shape
+        # a hand said to be fixed is checked (a few comparisons per row) before its tables are trusted
+        known = [p < len(fixed) and bool(fixed[p]) and bool((holes[:, p] == holes[0, p]).all()) for p in range(players)]
+        total = self.codes[board[:, 0]] + np.int64(self.layout.bias)
         for j in range(1, self.board):
-            board_key = board_key + self.rank_codes[board[:, j]]
-        row = index.index(board_key, self.board) * self.part_count
-        best: np.ndarray | None = None
-        for part in self.parts:
-            found = self.best.take(row[:, None] + self._part_classes(holes, part))
-            best = found if best is None else np.maximum(best, found, out=best)
-        assert best is not None
-        out = best.astype(np.int64)
-        if self.flush:
-            self._suited(holes, board, out)
+            total += self.codes[board[:, j]]
+        board_class = self.index.index(total >> self.layout.shift, self.board)
+        out = np.empty((n, players), dtype=np.int64)
+        rows = [p for p in range(players) if not known[p]]
+        parts = [self._part(holes[:, rows], part) for part in self.parts] if rows else []
+        if rows:
+            at = board_class * self.part_count
+            best: np.ndarray | None = None
+            for classes, _ in parts:
+                found = self.best.take(at[:, None] + classes)
+                best = found if best is None else np.maximum(best, found, out=best)
+            out[:, rows] = best
+        hands = {p: self._hand(tuple(holes[0, p].tolist())) for p in range(players) if known[p]}
+        for p, hand in hands.items():
+            out[:, p] = hand.plain.take(board_class)
+        if self.suited_best is not None:
+            self._suited(board, total, parts, rows, hands, out)
         return out
 
-    def _part_classes(self, holes: np.ndarray, part: tuple[int, ...]) -> np.ndarray:
-        """(n, players) class of each player's hole part ``part`` (column numbers)."""
-        if self.pair_class is not None:
-            count = len(self.codes)
-            return self.pair_class.take(holes[:, :, part[0]] * count + holes[:, :, part[1]])
+    def _part(self, holes: np.ndarray, part: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(n, players) class of each player's hole part ``part`` (column numbers), and its
+        suit when the part is one-suited (else -1)."""
+        if self.pair_class is not None and self.pair_suit is not None:
+            pair = holes[:, :, part[0]] * len(self.codes) + holes[:, :, part[1]]
+            return self.pair_class.take(pair), self.pair_suit.take(pair)
         key = self.rank_codes[holes[:, :, part[0]]]
+        suit = self.suit_of[holes[:, :, part[0]]]
+        one_suit = np.ones(key.shape, dtype=bool)
         for column in part[1:]:
             key = key + self.rank_codes[holes[:, :, column]]
-        found: np.ndarray = self.index.index(key, self.use_hole)
-        return found
+            one_suit &= self.suit_of[holes[:, :, column]] == suit
+        return self.index.index(key, self.use_hole), np.where(one_suit, suit, -1)
 
-    def _suited(self, holes: np.ndarray, board: np.ndarray, out: np.ndarray) -> None:
-        """Raise ``out`` where a suited hole part meets enough board cards of its suit: those
-        parts' combinations valued one by one on the hand tables (flush bit included)."""
-        layout = self.ranker.layout
-        flush_bits = np.int64(layout.flush_bits)
-        bias = np.int64(layout.bias)
-        board_suits = self.suit_of[board]
-        for suit in range(len(self.ranker.ruleset.suits)):
-            deals = np.flatnonzero((board_suits == suit).sum(axis=1) >= self.use_board)
+    def _suited(
+        self,
+        board: np.ndarray,
+        total: np.ndarray,
+        parts: list[tuple[np.ndarray, np.ndarray]],
+        rows: list[int],
+        hands: dict[int, KnownHand],
+        out: np.ndarray,
+    ) -> None:
+        """Raise ``out`` where a one-suited hole part meets at least ``use_board`` board cards
+        of its suit: the best one-suited hand of the part and those cards, from ``suited_best``
+        (the players in ``rows`` part by part, the known ``hands`` from their own tables)."""
+        assert self.suited_best is not None
+        layout = self.layout
+        counter = (1 << layout.suit_bits) - 1
+        start = (1 << (layout.suit_bits - 1)) - self.ranker.size  # the bias of each counter
+        for suit in range(layout.suits):
+            count = ((total >> (layout.suit_bits * suit)) & counter) - start
+            deals = np.flatnonzero(count >= self.use_board)
             if not len(deals):
                 continue
-            in_suit = self.suit_of[holes[deals]] == suit  # (deals, players, hole)
-            for part in self.parts:
-                deal_at, player = np.nonzero(in_suit[:, :, list(part)].all(axis=2))
-                if not len(deal_at):
+            own = self.suit_rank_codes[suit]
+            picked = board[deals]
+            key = own[picked[:, 0]]
+            for j in range(1, self.board):
+                key = key + own[picked[:, j]]
+            cards = count[deals]
+            suited_class = self.index.index(key, cards)
+            for p, hand in hands.items():
+                table = hand.suited[suit]
+                if table is not None:
+                    found = table.take(self.suited_offsets[cards] // self.part_count + suited_class)
+                    out[deals, p] = np.maximum(out[deals, p], found)
+            base = self.suited_offsets[cards] + suited_class * self.part_count
+            for classes, suits in parts:
+                at, column = np.nonzero(suits[deals] == suit)
+                if not len(at):
                     continue
-                rows = deals[deal_at]
-                part_sum = self.codes[holes[rows, player, part[0]]] + bias
-                for column in part[1:]:
-                    part_sum += self.codes[holes[rows, player, column]]
-                top = np.full(len(rows), NO_HAND, dtype=np.int64)
-                for subset in self.board_subsets:
-                    total = part_sum.copy()
-                    for column in subset:
-                        total += self.codes[board[rows, column]]
-                    where = self.index.index(total >> self.shift, self.ranker.size)
-                    where += ((total & flush_bits) != 0) * self.plain_count
-                    np.maximum(top, self.both[where], out=top)
-                out[rows, player] = np.maximum(out[rows, player], top)
+                deal, player = deals[at], np.asarray(rows)[column]
+                raised = self.suited_best.take(base[at] + classes[deals[at], column])
+                out[deal, player] = np.maximum(out[deal, player], raised)
+
+    def _hand(self, hole: tuple[int, ...]) -> KnownHand:
+        """The tables of one known hand (kept for the last few hands asked)."""
+        found = self._hands.get(hole)
+        if found is None:
+            if len(self._hands) >= KNOWN_HANDS:
+                del self._hands[next(iter(self._hands))]
+            found = self._hands[hole] = KnownHand(self, hole)
+        return found
+
+
+class KnownHand:
+    """One hole hand's best value per board class, and per suit per class of the board's
+    cards of that suit: every part of the hand folded in once."""
+
+    def __init__(self, table: MustUse, hole: tuple[int, ...]) -> None:
+        ids = np.array(hole, dtype=np.int64)[None, None, :]
+        parts = [table._part(ids, part) for part in table.parts]
+        grid = table.best.reshape(-1, table.part_count)
+        self.plain = grid[:, [int(classes[0, 0]) for classes, _ in parts]].max(axis=1)
+        self.suited: list[np.ndarray | None] = []
+        for suit in range(table.layout.suits):
+            classes = [int(c[0, 0]) for c, suits in parts if int(suits[0, 0]) == suit]
+            if table.suited_best is None or not classes:
+                self.suited.append(None)
+                continue
+            flat = table.suited_best.reshape(-1, table.part_count)
+            self.suited.append(flat[:, classes].max(axis=1))
 
 
 def must_use_table(ranker: FastRanker, hole: int, board: int, use_hole: int, use_board: int) -> MustUse | None:

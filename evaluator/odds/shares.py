@@ -124,25 +124,36 @@ class ShareEngine:
         n, edge = len(deals), self.players * self.hole
         return deals[:, :edge].reshape(n, self.players, self.hole), deals[:, edge:].reshape(n, self.boards, self.board)
 
-    def settle(self, deals: np.ndarray) -> Settled:
-        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups)."""
+    def settle(self, deals: np.ndarray, known: np.ndarray | None = None) -> Settled:
+        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups).
+
+        ``known``: a deal row with the cards every row holds (-1 where they vary), or None.
+        """
         step = max(64, ROWS // self.chunk_cost)
+        fixed = self._fixed(known)
         if len(deals) <= step:
-            return self._settle(deals)
-        parts = [self._settle(deals[start : start + step]) for start in range(0, len(deals), step)]
+            return self._settle(deals, fixed)
+        parts = [self._settle(deals[start : start + step], fixed) for start in range(0, len(deals), step)]
         return Settled(
             np.concatenate([part.shares for part in parts]),
             [(name, np.concatenate([part.halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
             [(name, np.concatenate([part.dead_halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
         )
 
-    def _settle(self, deals: np.ndarray) -> Settled:
+    def _fixed(self, known: np.ndarray | None) -> list[bool]:
+        """Per player, whether ``known`` fixes every hole card (the same hand in every row)."""
+        if known is None:
+            return []
+        edge = self.players * self.hole
+        return [bool((row >= 0).all()) for row in np.asarray(known)[:edge].reshape(self.players, self.hole)]
+
+    def _settle(self, deals: np.ndarray, fixed: list[bool]) -> Settled:
         holes, boards = self.split(deals)
         if self.shared_board is not None:
             shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
-            per_half, dead = self._halves(holes, boards)
+            per_half, dead = self._halves(holes, boards, fixed)
             total = np.sum(per_half, axis=0)
             return Settled(
                 total, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True))
@@ -151,7 +162,7 @@ class ShareEngine:
         if len(self.halves) == 1:
             dead = shares.sum(axis=1) == 0
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
-        per_half, dead = self._halves(holes, boards)
+        per_half, dead = self._halves(holes, boards, fixed)
         # deals the batch halves cannot settle alone: the generic showdown, half by half
         doubtful = np.flatnonzero(np.abs(np.sum(per_half, axis=0) - shares).max(axis=1) > 1e-9)
         for deal in doubtful.tolist():
@@ -175,7 +186,7 @@ class ShareEngine:
             return None
         return self.shared_board.masks(deals, known)
 
-    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray, fixed: list[bool]) -> np.ndarray | None:
         """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples):
         on the must-use table where it applies (``compiled/mustuse.py``), else from code sums,
         each hole part and each board part summed once, then added pairwise.
@@ -190,10 +201,11 @@ class ShareEngine:
             or self.subsets.shape[1] != size
         ):
             return None
-        holes, board = half.id_map[holes], half.id_map[board]
+        if not half.same_ids:
+            holes, board = half.id_map[holes], half.id_map[board]
         must_use = half.must_use(self.subsets, self.hole + self.board)
         if must_use is not None:
-            return must_use.values(holes, board)
+            return must_use.values(holes, board, fixed)
         layout = ranker.layout
         table = ranker._code_table
         use_hole = int((self.subsets[0] < self.hole).sum())
@@ -219,33 +231,34 @@ class ShareEngine:
                 np.maximum(best, both[where], out=best)
         return best
 
-    def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        from ..compiled.batch_showdown import best_values, half_winners
+    def _halves(
+        self, holes: np.ndarray, boards: np.ndarray, fixed: list[bool]
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        from ..compiled.batch_showdown import across, best_values, count_across, half_winners
 
         n = len(holes)
         per_board = []
         live_boards = np.zeros(n, dtype=np.int64)
         for b in range(self.boards):
-            board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
-            cards = np.concatenate([holes, board], axis=2)
             won = []
             for half in self.halves:
-                values = self._subset_values(half, holes, boards[:, b])
-                won.append(
-                    half_winners(half, values if values is not None else best_values(half, cards, self.subsets))[0]
-                )
+                values = self._subset_values(half, holes, boards[:, b], fixed)
+                if values is None:
+                    board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
+                    values = best_values(half, np.concatenate([holes, board], axis=2), self.subsets)
+                won.append(half_winners(half, values)[0])
             live: np.ndarray = np.zeros(n, dtype=np.int64)
             for winners in won:
-                live += winners.any(axis=1)
+                live += across(np.logical_or, winners)
             live_boards += live > 0
             per_board.append((live, won))
         per_half = [np.zeros((n, self.players)) for _ in self.halves]
         dead = [np.ones(n, dtype=bool) for _ in self.halves]
         for live, won in per_board:
             for h, winners in enumerate(won):
-                count = winners.sum(axis=1, keepdims=True)
+                count = count_across(winners)[:, None]
                 per_half[h] += np.where(winners, 1.0 / np.maximum(live_boards[:, None] * live[:, None] * count, 1), 0.0)
-                dead[h] &= ~winners.any(axis=1)
+                dead[h] &= ~across(np.logical_or, winners)
         return per_half, dead
 
     def _generic_halves(

@@ -91,7 +91,7 @@ class PotHalf:
         """The must-use table (``mustuse.py``) for rows of ``width`` cards, hole then board, whose
         allowed combinations are ``subsets`` (``playing_columns``); None when it does not apply."""
         hole = width - self.board_size
-        if self.board_size < 1 or hole < 1 or subsets.shape[1] != self.ranker.size:
+        if self.board_size < 1 or hole < 1 or not len(subsets) or subsets.shape[1] != self.ranker.size:
             return None
         use_hole = int((subsets[0] < hole).sum())
         return must_use_table(self.ranker, hole, self.board_size, use_hole, self.ranker.size - use_hole)
@@ -258,7 +258,7 @@ def across(ufunc: np.ufunc, array: np.ndarray) -> np.ndarray:
     if array.shape[1] > 16 or array.shape[1] == 0:
         found: np.ndarray = ufunc.reduce(array, axis=1)
         return found
-    out = array[:, 0].copy()
+    out: np.ndarray = array[:, 0].copy()
     for column in range(1, array.shape[1]):
         ufunc(out, array[:, column], out=out)
     return out

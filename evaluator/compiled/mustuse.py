@@ -86,7 +86,7 @@ class MustUse:
         self.codes = ranker.codes  # one additive code per id
         self.rank_codes = self.codes >> ranker.layout.shift  # no carries: the suit counters never overflow
         suit_index = {suit: s for s, suit in enumerate(ranker.ruleset.suits)}
-        self.suit_of = np.array([suit_index[card.suit] for card in deck], dtype=np.int8)
+        self.suit_of = np.array([suit_index[card.suit or ""] for card in deck], dtype=np.int8)
         # per suit: the rank code of each id of that suit, else 0
         self.suit_rank_codes = [np.where(self.suit_of == s, self.rank_codes, 0) for s in range(len(suit_index))]
         self.parts = list(combinations(range(hole), use_hole))
@@ -187,11 +187,10 @@ class MustUse:
         rows = [p for p in range(players) if not known[p]]
         parts = [self._part(holes[:, rows], part) for part in self.parts] if rows else []
         if rows:
-            at = board_class * self.part_count
-            best: np.ndarray | None = None
-            for classes, _ in parts:
-                found = self.best.take(at[:, None] + classes)
-                best = found if best is None else np.maximum(best, found, out=best)
+            at = board_class[:, None] * self.part_count
+            best = self.best.take(at + parts[0][0])
+            for classes, _ in parts[1:]:
+                np.maximum(best, self.best.take(at + classes), out=best)
             out[:, rows] = best
         hands = {p: self._hand(tuple(holes[0, p].tolist())) for p in range(players) if known[p]}
         for p, hand in hands.items():

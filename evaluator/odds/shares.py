@@ -205,7 +205,8 @@ class ShareEngine:
             holes, board = half.id_map[holes], half.id_map[board]
         must_use = half.must_use(self.subsets, self.hole + self.board)
         if must_use is not None:
-            return must_use.values(holes, board, fixed)
+            values: np.ndarray = must_use.values(holes, board, fixed)
+            return values
         layout = ranker.layout
         table = ranker._code_table
         use_hole = int((self.subsets[0] < self.hole).sum())

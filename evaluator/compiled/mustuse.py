@@ -52,8 +52,11 @@ def eligible(ranker: FastRanker, board: int, use_hole: int, use_board: int) -> b
 
     >>> from evaluator import load
     >>> from evaluator.compiled.fast import ruleset_ranker
-    >>> eligible(ruleset_ranker(load("omaha")), 5, 2, 3), eligible(ruleset_ranker(load("omaha")), 5, 1, 4)
+    >>> omaha = ruleset_ranker(load("omaha"))
+    >>> eligible(omaha, 5, 2, 3), eligible(omaha, 5, 2, 2)  # two and two is not a hand of five
     (True, False)
+    >>> eligible(ruleset_ranker(load("deuce-to-seven")), 5, 2, 3)  # a flush hurts there
+    False
     """
     rules = ranker.ruleset
     tables = ranker.tables

@@ -81,6 +81,8 @@ class PotHalf:
         self.id_map = np.array([id_of[card] for card in main.deck], dtype=np.intp)
         self.same_ids = bool(np.array_equal(self.id_map, np.arange(len(self.id_map))))
         self.categories = self.ranker.tables.categories  # per dense value (see FastRanker.category_index)
+        # no qualifier and every class in a category: any hand held qualifies
+        self.all_qualify = rules.qualifier is None and bool((self.categories >= 0).all())
         self.beats = [
             (_category_set(rules, beat.winner.pattern), _category_set(rules, beat.loser.pattern))
             for beat in rules.beats
@@ -271,6 +273,10 @@ def count_across(mask: np.ndarray) -> np.ndarray:
 
 def half_winners(half: PotHalf, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(winners mask, deals an exception might decide) of one half."""
+    if half.all_qualify and not half.beats and (not values.size or values.min() >= 0):
+        # every hand held qualifies: the best value alone says who wins
+        winners: np.ndarray = values == across(np.maximum, values)[:, None]
+        return winners, np.zeros(len(values), dtype=bool)
     category = half.category(values)
     alive = category >= 0
     best = across(np.maximum, np.where(alive, values, -2))[:, None]

@@ -74,7 +74,9 @@ def eligible(ranker: FastRanker, board: int, use_hole: int, use_board: int) -> b
     ):
         return False
     index = ranker.index
-    return board <= index.top and index.count(board) * index.count(use_hole) <= MAX_ENTRIES
+    # a suit counter lifted by hand.size - use_board must not carry into the next (MustUse.reach)
+    fits = board - use_board < 1 << (ranker.layout.suit_bits - 1)
+    return fits and board <= index.top and index.count(board) * index.count(use_hole) <= MAX_ENTRIES
 
 
 class MustUse:
@@ -90,8 +92,14 @@ class MustUse:
         self.rank_codes = self.codes >> ranker.layout.shift  # no carries: the suit counters never overflow
         suit_index = {suit: s for s, suit in enumerate(ranker.ruleset.suits)}
         self.suit_of = np.array([suit_index[card.suit or ""] for card in deck], dtype=np.int8)
-        # per suit: the rank code of each id of that suit, else 0
-        self.suit_rank_codes = [np.where(self.suit_of == s, self.rank_codes, 0) for s in range(len(suit_index))]
+        # suit s, id i at s * ids + i: the rank code of an id of that suit, else 0
+        self.suit_rank_codes = np.concatenate(
+            [np.where(self.suit_of == s, self.rank_codes, 0) for s in range(len(suit_index))]
+        )
+        # added to a board's code sum, a suit counter's top bit says "use_board cards of the suit"
+        self.reach = np.int64(
+            sum((ranker.size - use_board) << (self.layout.suit_bits * s) for s in range(len(suit_index)))
+        )
         self.parts = list(combinations(range(hole), use_hole))
         self.flush = ranker.tables.flush_matters
         dense_nf, dense_fl = ranker._dense_tables(ranker.size)
@@ -228,35 +236,54 @@ class MustUse:
         """Raise ``out`` where a one-suited hole part meets at least ``use_board`` board cards
         of its suit: the best one-suited hand of the part and those cards, from ``suited_best``
         (the players in ``rows`` part by part, the known ``hands`` from their own tables)."""
+        layout = self.layout
+        # each suit counter lifted so that its top bit says "use_board cards of this suit"
+        flags = (total + self.reach) & np.int64(layout.flush_bits)
+        deals = np.flatnonzero(flags)
+        flags = flags[deals]
+        while len(deals):
+            # the highest such suit of each deal (one in Omaha: 3 + 3 > 5), then the next
+            top = (np.frexp(flags.astype(np.float64))[1] - 1).astype(np.int64)
+            self._suit_pass(board, total, deals, top // layout.suit_bits, parts, rows, hands, out)
+            flags = flags - (np.int64(1) << top)
+            more = flags != 0
+            deals, flags = deals[more], flags[more]
+
+    def _suit_pass(
+        self,
+        board: np.ndarray,
+        total: np.ndarray,
+        deals: np.ndarray,
+        suit: np.ndarray,
+        parts: list[tuple[np.ndarray, np.ndarray]],
+        rows: list[int],
+        hands: dict[int, KnownHand],
+        out: np.ndarray,
+    ) -> None:
+        """:meth:`_suited` for ``deals``, each in its own ``suit``."""
         assert self.suited_best is not None
         layout = self.layout
         counter = (1 << layout.suit_bits) - 1
         start = (1 << (layout.suit_bits - 1)) - self.ranker.size  # the bias of each counter
-        for suit in range(layout.suits):
-            count = ((total >> (layout.suit_bits * suit)) & counter) - start
-            deals = np.flatnonzero(count >= self.use_board)
-            if not len(deals):
+        count = ((total[deals] >> (layout.suit_bits * suit)) & counter) - start
+        picked = board[deals] + (suit * len(self.codes))[:, None]
+        key = self.suit_rank_codes.take(picked[:, 0])
+        for j in range(1, self.board):
+            key += self.suit_rank_codes.take(picked[:, j])
+        suited_class = self.index.index(key, count)
+        row = self.suited_offsets[count] // self.part_count + suited_class
+        for p, hand in hands.items():
+            if hand.suited is not None:
+                found = hand.suited.take(suit * hand.rows + row)
+                out[deals, p] = np.maximum(out[deals, p], found)
+        base = row * self.part_count
+        for classes, suits in parts:
+            at, column = np.nonzero(suits[deals] == suit[:, None])
+            if not len(at):
                 continue
-            own = self.suit_rank_codes[suit]
-            picked = board[deals]
-            key = own[picked[:, 0]]
-            for j in range(1, self.board):
-                key = key + own[picked[:, j]]
-            cards = count[deals]
-            suited_class = self.index.index(key, cards)
-            for p, hand in hands.items():
-                table = hand.suited[suit]
-                if table is not None:
-                    found = table.take(self.suited_offsets[cards] // self.part_count + suited_class)
-                    out[deals, p] = np.maximum(out[deals, p], found)
-            base = self.suited_offsets[cards] + suited_class * self.part_count
-            for classes, suits in parts:
-                at, column = np.nonzero(suits[deals] == suit)
-                if not len(at):
-                    continue
-                deal, player = deals[at], np.asarray(rows)[column]
-                raised = self.suited_best.take(base[at] + classes[deals[at], column])
-                out[deal, player] = np.maximum(out[deal, player], raised)
+            deal, player = deals[at], np.asarray(rows)[column]
+            raised = self.suited_best.take(base[at] + classes[deal, column])
+            out[deal, player] = np.maximum(out[deal, player], raised)
 
     def _hand(self, hole: tuple[int, ...]) -> KnownHand:
         """The tables of one known hand (kept for the last few hands asked)."""
@@ -277,14 +304,18 @@ class KnownHand:
         parts = [table._part(ids, part) for part in table.parts]
         grid = table.best.reshape(-1, table.part_count)
         self.plain = grid[:, [int(classes[0, 0]) for classes, _ in parts]].max(axis=1)
-        self.suited: list[np.ndarray | None] = []
+        # (suits x rows) flat, a row per (count, class) of the board's cards of the suit; None: no suited part
+        self.suited: np.ndarray | None = None
+        self.rows = 0
+        if table.suited_best is None or all(int(suits[0, 0]) < 0 for _, suits in parts):
+            return
+        flat = table.suited_best.reshape(-1, table.part_count)
+        self.rows = len(flat)
+        by_suit = []
         for suit in range(table.layout.suits):
             classes = [int(c[0, 0]) for c, suits in parts if int(suits[0, 0]) == suit]
-            if table.suited_best is None or not classes:
-                self.suited.append(None)
-                continue
-            flat = table.suited_best.reshape(-1, table.part_count)
-            self.suited.append(flat[:, classes].max(axis=1))
+            by_suit.append(flat[:, classes].max(axis=1) if classes else np.full(len(flat), NO_HAND, dtype=np.int32))
+        self.suited = np.concatenate(by_suit)
 
 
 def must_use_table(ranker: FastRanker, hole: int, board: int, use_hole: int, use_board: int) -> MustUse | None:

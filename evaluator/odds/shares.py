@@ -241,25 +241,31 @@ class ShareEngine:
         per_board = []
         live_boards = np.zeros(n, dtype=np.int64)
         for b in range(self.boards):
-            won = []
+            won = []  # per half: (winners, whether anyone wins, how many)
             for half in self.halves:
                 values = self._subset_values(half, holes, boards[:, b], fixed)
                 if values is None:
                     board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
                     values = best_values(half, np.concatenate([holes, board], axis=2), self.subsets)
-                won.append(half_winners(half, values)[0])
+                winners = half_winners(half, values)[0]
+                won.append((winners, across(np.logical_or, winners), count_across(winners)))
             live: np.ndarray = np.zeros(n, dtype=np.int64)
-            for winners in won:
-                live += across(np.logical_or, winners)
+            for _, some, _ in won:
+                live += some
             live_boards += live > 0
             per_board.append((live, won))
-        per_half = [np.zeros((n, self.players)) for _ in self.halves]
-        dead = [np.ones(n, dtype=bool) for _ in self.halves]
+        per_half: list[np.ndarray] = []
+        dead: list[np.ndarray] = []
         for live, won in per_board:
-            for h, winners in enumerate(won):
-                count = count_across(winners)[:, None]
-                per_half[h] += np.where(winners, 1.0 / np.maximum(live_boards[:, None] * live[:, None] * count, 1), 0.0)
-                dead[h] &= ~across(np.logical_or, winners)
+            for h, (winners, some, count) in enumerate(won):
+                # a board's share goes equally to its halves that have a winner, then to their winners
+                share = winners * (1.0 / np.maximum(live_boards * live * count, 1))[:, None]
+                if h < len(per_half):
+                    per_half[h] += share
+                    dead[h] &= ~some
+                else:
+                    per_half.append(share)
+                    dead.append(~some)
         return per_half, dead
 
     def _generic_halves(

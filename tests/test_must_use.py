@@ -20,7 +20,7 @@ import pytest
 
 from evaluator import load
 from evaluator.compiled.batch_showdown import PotHalf, playing_columns
-from evaluator.compiled.mustuse import must_use_table
+from evaluator.compiled.mustuse import BUILD_AFTER, must_use_table
 from evaluator.engine.evaluate import engine_for
 from evaluator.engine.showdown import half_rulesets, showdown
 from evaluator.odds.shares import ShareEngine
@@ -41,6 +41,13 @@ def short_deals(rs: Ruleset, n: int, players: int, seed: int, ranks: str = SHORT
         holes[d] = np.array(cards[: 4 * players]).reshape(players, 4)
         boards[d] = cards[4 * players :]
     return holes, boards
+
+
+def on_the_table(rs: Ruleset) -> Ruleset:
+    """``rs`` with its must-use tables built now (a batch builds them only once it is worth it)."""
+    for _, rules in half_rulesets(rs):
+        assert must_use_table(PotHalf(rs, rules).ranker, 4, 5, 2, 3) is not None
+    return rs
 
 
 def brute_force(rs: Ruleset, hole_ids: list[list[int]], board_ids: list[int]) -> list[float]:
@@ -71,7 +78,7 @@ def brute_force(rs: Ruleset, hole_ids: list[list[int]], board_ids: list[int]) ->
 
 @pytest.mark.parametrize("name", ["omaha", "omaha-hi-lo"])
 def test_showdown_many_equals_a_brute_force_over_combinations(name: str) -> None:
-    rs = load(name)
+    rs = on_the_table(load(name))
     holes, boards = short_deals(rs, 12, 4, seed=27)
     got = rs.showdown_many(holes, boards)
     for d in range(len(holes)):
@@ -80,7 +87,7 @@ def test_showdown_many_equals_a_brute_force_over_combinations(name: str) -> None
 
 @pytest.mark.parametrize("name", ["omaha", "omaha-hi-lo"])
 def test_showdown_many_equals_the_generic_showdown_with_ties_and_splits(name: str) -> None:
-    rs = load(name)
+    rs = on_the_table(load(name))
     holes, boards = short_deals(rs, 150, 4, seed=len(name))
     got = rs.showdown_many(holes, boards)
     deck = rs.deck
@@ -124,7 +131,7 @@ def test_the_table_equals_every_combination_ranked_as_a_row(name: str) -> None:
 
 
 def test_odds_with_known_hands_equal_the_rows_and_showdown_many() -> None:
-    rs = load("omaha-hi-lo")
+    rs = on_the_table(load("omaha-hi-lo"))
     engine = ShareEngine(rs, 3, 4, 5, 1)
     known_ids = [rs.deck.index(card) for card in rs.cards("Ah Kh 2s 3s 9c 9d 8c 7d")]
     rng = np.random.default_rng(3)
@@ -140,6 +147,22 @@ def test_odds_with_known_hands_equal_the_rows_and_showdown_many() -> None:
         np.testing.assert_array_equal(a, b)
     holes, boards = engine.split(deals)
     np.testing.assert_allclose(with_known.shares, rs.showdown_many(holes, boards[:, 0]), rtol=0, atol=1e-12)
+
+
+def test_the_table_is_built_once_a_batch_is_worth_it() -> None:
+    rs = load("omaha")
+    ranker = PotHalf(rs, rs).ranker
+    for key in [key for key in ranker._batch_cache if key.startswith("must-use-")]:
+        del ranker._batch_cache[key]  # as in a new process
+    holes, boards = short_deals(rs, 10, 4, seed=1)
+    rs.showdown_many(holes, boards)
+    assert must_use_table(ranker, 4, 5, 2, 3, 0) is None  # ten deals: ranked as rows
+    n = BUILD_AFTER // 4
+    rng = np.random.default_rng(2)
+    order = np.argsort(rng.random((n, 52)), axis=1)[:, :21]
+    big = rs.showdown_many(order[:, :16].reshape(n, 4, 4), order[:, 16:])
+    assert must_use_table(ranker, 4, 5, 2, 3, 0) is not None
+    assert np.allclose(big.sum(axis=1), 1.0)
 
 
 OFF_TABLE = {

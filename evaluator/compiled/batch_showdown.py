@@ -89,14 +89,15 @@ class PotHalf:
         ]
         self.board_size = main.game.board if main.game is not None else 0
 
-    def must_use(self, subsets: np.ndarray, width: int) -> MustUse | None:
+    def must_use(self, subsets: np.ndarray, width: int, rows: int | None = 0) -> MustUse | None:
         """The must-use table (``mustuse.py``) for rows of ``width`` cards, hole then board, whose
-        allowed combinations are ``subsets`` (``playing_columns``); None when it does not apply."""
+        allowed combinations are ``subsets`` (``playing_columns``); None when it does not apply
+        or is not built yet (``rows``: the player rows about to be valued, see ``must_use_table``)."""
         hole = width - self.board_size
         if self.board_size < 1 or hole < 1 or not len(subsets) or subsets.shape[1] != self.ranker.size:
             return None
         use_hole = int((subsets[0] < hole).sum())
-        return must_use_table(self.ranker, hole, self.board_size, use_hole, self.ranker.size - use_hole)
+        return must_use_table(self.ranker, hole, self.board_size, use_hole, self.ranker.size - use_hole, rows)
 
     def category(self, values: np.ndarray) -> np.ndarray:
         """Category index of each value (-1: no hand or not qualifying)."""
@@ -233,14 +234,17 @@ def playing_columns(ruleset: Rules, holes: int, board: int) -> np.ndarray | None
     return np.array(sets, dtype=np.intp).reshape(len(sets), size)
 
 
-def best_values(half: PotHalf, cards: np.ndarray, subsets: np.ndarray | None) -> np.ndarray:
-    """The best value of each row of ``cards`` (n, players, k) -> (n, players)."""
+def best_values(half: PotHalf, cards: np.ndarray, subsets: np.ndarray | None, counted: bool = False) -> np.ndarray:
+    """The best value of each row of ``cards`` (n, players, k) -> (n, players).
+
+    ``counted``: the caller has already counted these rows towards building the must-use table.
+    """
     n, players, k = cards.shape
     if not half.same_ids:
         cards = half.id_map[cards]
     if subsets is None:
         return np.asarray(half.ranker.rank_many(cards.reshape(n * players, k))).reshape(n, players)
-    table = half.must_use(subsets, k)
+    table = half.must_use(subsets, k, 0 if counted else n * players)
     if table is not None:
         # the board is every player's: its columns of the first player
         return table.values(cards[:, :, : table.hole], np.ascontiguousarray(cards[:, 0, table.hole :]))
@@ -341,7 +345,9 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
     # lowest-card wild is decided on the whole holding, not per combination: generic
     per_deal = subsets is not None and any(half.rules.wild.lowest_rank for half in halves)
     rows_per_deal = players * (len(subsets) if subsets is not None else 1)
-    tables = [half.must_use(subsets, hole_count + board_size) for half in halves] if subsets is not None else []
+    # the must-use tables, built here when this batch is worth it (its rows are counted once)
+    width = hole_count + board_size
+    tables = [half.must_use(subsets, width, n * players) for half in halves] if subsets is not None else []
     if tables and all(table is not None for table in tables):
         rows_per_deal = players * max(len(table.parts) for table in tables if table is not None)
     step = max(1, ROWS_PER_CHUNK // rows_per_deal)
@@ -356,7 +362,7 @@ def showdown_many(ruleset: Rules, holes: Any, boards: Any = None) -> np.ndarray:
             cards = np.concatenate([chunk_holes, board], axis=2)
             won: list[np.ndarray] = []
             for half in [] if per_deal else halves:
-                winners, doubt = half_winners(half, best_values(half, cards, subsets))
+                winners, doubt = half_winners(half, best_values(half, cards, subsets, counted=True))
                 won.append(winners)
                 unsure |= doubt
             live_halves = np.zeros(stop - start, dtype=np.int64)

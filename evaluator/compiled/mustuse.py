@@ -41,6 +41,8 @@ from .classgrid import NO_HAND
 if TYPE_CHECKING:
     from .fast import FastRanker
 
+#: Player rows valued combination by combination before the table is built (its build costs about as much).
+BUILD_AFTER = 1 << 16
 #: Known hands whose tables are kept (an odds question has a few; a chart asks hand after hand).
 KNOWN_HANDS = 64
 #: The largest ``best`` table built (board classes x hole-part classes): 32 MiB of int32.
@@ -142,14 +144,19 @@ class MustUse:
         parts, part_counts = multisets(self.use_hole)
         board_class = index.index(codes[boards].sum(axis=1), self.board)
         part_class = index.index(codes[parts].sum(axis=1), self.use_hole)
-        # (boards, subsets): the rank key of each subset of each board
+        # (subsets, boards): the rank key of each subset of each board; reduced down axis 0 (fast)
         subsets = combinations(range(self.board), self.use_board)
-        subset_keys = np.stack([codes[boards[:, list(s)]].sum(axis=1) for s in subsets], axis=1)
+        subset_keys = np.stack([codes[boards[:, list(s)]].sum(axis=1) for s in subsets])
+        by_rank = np.ascontiguousarray(board_counts.T)
         best = np.full((index.count(self.board), self.part_count), NO_HAND, dtype=np.int32)
         for p in range(len(parts)):
-            rows = np.flatnonzero((board_counts + part_counts[p] <= held).all(axis=1))
-            keys = subset_keys[rows] + codes[parts[p]].sum()
-            values = dense_nf[index.index(keys, ranker.size)].max(axis=1)
+            # a board this part can meet: no rank held more often than the deck has it
+            meets = np.ones(len(boards), dtype=bool)
+            for rank in np.flatnonzero(part_counts[p]).tolist():
+                meets &= by_rank[rank] <= held[rank] - part_counts[p, rank]
+            rows = np.flatnonzero(meets)
+            keys = subset_keys[:, rows] + codes[parts[p]].sum()
+            values = dense_nf[index.index(keys, ranker.size)].max(axis=0)
             best[board_class[rows], part_class[p]] = values
         return best.ravel()
 
@@ -170,13 +177,19 @@ class MustUse:
             sets = np.array(list(combinations(range(len(codes)), cards)), dtype=np.int64)
             set_class = index.index(codes[sets].sum(axis=1), cards)
             subset_keys = np.stack(
-                [codes[sets[:, list(s)]].sum(axis=1) for s in combinations(range(cards), self.use_board)], axis=1
+                [codes[sets[:, list(s)]].sum(axis=1) for s in combinations(range(cards), self.use_board)]
             )
+            has = np.zeros((len(codes), len(sets)), dtype=bool)  # has[rank, set]
+            for column in range(cards):
+                has[sets[:, column], np.arange(len(sets))] = True
             for p, part in enumerate(parts):
                 # one suit: the part's ranks are not among the board's
-                rows = np.flatnonzero(~np.isin(sets, part).any(axis=1))
-                keys = subset_keys[rows] + codes[part].sum()
-                values = dense_fl[index.index(keys, self.ranker.size)].max(axis=1)
+                apart = ~has[part[0]]
+                for rank in part[1:].tolist():
+                    apart &= ~has[rank]
+                rows = np.flatnonzero(apart)
+                keys = subset_keys[:, rows] + codes[part].sum()
+                values = dense_fl[index.index(keys, self.ranker.size)].max(axis=0)
                 table[self.suited_offsets[cards] + set_class[rows] * self.part_count + part_class[p]] = values
         return table
 
@@ -318,14 +331,27 @@ class KnownHand:
         self.suited = np.concatenate(by_suit)
 
 
-def must_use_table(ranker: FastRanker, hole: int, board: int, use_hole: int, use_board: int) -> MustUse | None:
-    """The ranker's :class:`MustUse` for this geometry (built once), or None when not eligible."""
+def must_use_table(
+    ranker: FastRanker, hole: int, board: int, use_hole: int, use_board: int, rows: int | None = None
+) -> MustUse | None:
+    """The ranker's :class:`MustUse` for this geometry, or None when not eligible or not built yet.
+
+    ``rows``: the player rows (deals x players) about to be valued. The table takes about as
+    long to build as ranking ``BUILD_AFTER`` rows combination by combination, so it is built
+    once the rows asked for reach that, counted over calls; 0 only reads a table already
+    built; None builds it now.
+    """
     if not eligible(ranker, board, use_hole, use_board):
         return None
     key = f"must-use-{hole}-{board}-{use_hole}-{use_board}"
     cache = ranker._batch_cache
     found = cache.get(key)
-    if found is None or found.index is not ranker.index:
-        found = cache[key] = MustUse(ranker, hole, board, use_hole, use_board)
-    assert isinstance(found, MustUse)
-    return found
+    if isinstance(found, MustUse) and found.index is ranker.index:
+        return found
+    if rows is not None:
+        seen = int(cache.get(key + "-rows", 0)) + rows
+        cache[key + "-rows"] = seen
+        if seen < BUILD_AFTER:
+            return None
+    made = cache[key] = MustUse(ranker, hole, board, use_hole, use_board)
+    return made

@@ -114,7 +114,7 @@ class ShareEngine:
         table (``compiled/mustuse.py``) costs one gather per hole part, not one per combination."""
         if self.subsets is None or not self.halves_alone:
             return self.cost
-        tables = [half.must_use(self.subsets, self.hole + self.board) for half in self.halves]
+        tables = [half.must_use(self.subsets, self.hole + self.board, 0) for half in self.halves]
         if any(table is None for table in tables):
             return self.cost
         return self.players * self.boards * sum(len(table.parts) for table in tables if table is not None)
@@ -203,7 +203,7 @@ class ShareEngine:
             return None
         if not half.same_ids:
             holes, board = half.id_map[holes], half.id_map[board]
-        must_use = half.must_use(self.subsets, self.hole + self.board)
+        must_use = half.must_use(self.subsets, self.hole + self.board, holes.shape[0] * holes.shape[1])
         if must_use is not None:
             values: np.ndarray = must_use.values(holes, board, fixed)
             return values
@@ -246,7 +246,7 @@ class ShareEngine:
                 values = self._subset_values(half, holes, boards[:, b], fixed)
                 if values is None:
                     board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
-                    values = best_values(half, np.concatenate([holes, board], axis=2), self.subsets)
+                    values = best_values(half, np.concatenate([holes, board], axis=2), self.subsets, counted=True)
                 winners = half_winners(half, values)[0]
                 won.append((winners, across(np.logical_or, winners), count_across(winners)))
             live: np.ndarray = np.zeros(n, dtype=np.int64)

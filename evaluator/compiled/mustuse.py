@@ -15,11 +15,19 @@ work is split along the rule instead:
   part of each player is one gather from a small table of card-id pairs and
   one gather from ``best``;
 - **the suits.** A combination is one-suited only when its hole part is suited
-  and the board holds at least ``use_board`` cards of that suit (about one
-  part in forty). Those parts alone are valued combination by combination on
-  the hand tables (code sums, flush bit), and the best kept. This is exact when
-  being one-suited never lowers a hand (``Tables.dominant``; the unsuited lookup
-  of a flush then never overstates it), or when no suit ever decides.
+  and the board holds at least ``use_board`` cards of that suit (a carry bit
+  of the board's code sum says which). Such a part reads a second table, the
+  best one-suited hand per (count and rank-set class of the board's cards of
+  the suit, part class), and the better of the two values is kept. This is
+  exact when being one-suited never lowers a hand (``Tables.dominant``; the
+  unsuited value of a flush then never overstates it), or when no suit decides;
+- **known hands.** In odds, a player whose cards are the same in every deal
+  reads one value per board class (the best of the hand's parts, folded once)
+  and, on a suited board, one per class of the board's suited cards.
+
+The tables take about 0.2 s to build, so a batch builds them only once the rows
+asked for (over calls) reach ``BUILD_AFTER``; smaller work ranks the
+combinations as rows, as before.
 
 Eligible: the direct path (no suit key), one pack, no wild card or joker, a
 hand of ``use_hole + use_board`` cards, and a table of at most ``MAX_ENTRIES``.
@@ -39,7 +47,7 @@ import numpy as np
 from .classgrid import NO_HAND
 
 if TYPE_CHECKING:
-    from .fast import FastRanker
+    from .fast import DenseIndex, FastRanker
 
 #: Player rows valued combination by combination before the table is built (its build costs about as much).
 BUILD_AFTER = 1 << 16
@@ -81,6 +89,79 @@ def eligible(ranker: FastRanker, board: int, use_hole: int, use_board: int) -> b
     return fits and board <= index.top and index.count(board) * index.count(use_hole) <= MAX_ENTRIES
 
 
+def unsuited_best(
+    index: DenseIndex, codes: np.ndarray, held: np.ndarray, shape: tuple[int, int, int], dense_nf: np.ndarray
+) -> np.ndarray:
+    """Every realisable (board multiset, hole-part multiset): the best unsuited value over the
+    board's ``use_board`` subsets, flat by (board class, part class); entries no deal can reach
+    stay NO_HAND. ``codes``/``held``: each rank's rank code and cards in the deck; ``shape``:
+    (board, use_hole, use_board)."""
+    board, use_hole, use_board = shape
+
+    def multisets(k: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.array(list(combinations_with_replacement(range(len(codes)), k)), dtype=np.int64)
+        counts = np.zeros((len(rows), len(codes)), dtype=np.int64)
+        for column in range(k):
+            np.add.at(counts, (np.arange(len(rows)), rows[:, column]), 1)
+        keep = (counts <= held).all(axis=1)
+        return rows[keep], counts[keep]
+
+    boards, board_counts = multisets(board)
+    parts, part_counts = multisets(use_hole)
+    board_class = index.index(codes[boards].sum(axis=1), board)
+    part_class = index.index(codes[parts].sum(axis=1), use_hole)
+    # (subsets, boards): the rank key of each subset of each board; reduced down axis 0 (fast)
+    subset_keys = np.stack([codes[boards[:, list(s)]].sum(axis=1) for s in combinations(range(board), use_board)])
+    by_rank = np.ascontiguousarray(board_counts.T)
+    best = np.full((index.count(board), index.count(use_hole)), NO_HAND, dtype=np.int32)
+    for p in range(len(parts)):
+        # a board this part can meet: no rank held more often than the deck has it
+        meets = np.ones(len(boards), dtype=bool)
+        for rank in np.flatnonzero(part_counts[p]).tolist():
+            meets &= by_rank[rank] <= held[rank] - part_counts[p, rank]
+        rows = np.flatnonzero(meets)
+        keys = subset_keys[:, rows] + codes[parts[p]].sum()
+        values = dense_nf[index.index(keys, use_hole + use_board)].max(axis=0)
+        best[board_class[rows], part_class[p]] = values
+    return best.ravel()
+
+
+def suited_best(
+    index: DenseIndex, codes: np.ndarray, shape: tuple[int, int, int], dense_fl: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The best one-suited hand of a hole part and ``use_board`` of the board's cards of its
+    suit, flat by (count of those cards, their rank set's class, the part's class); and the
+    offset of each count."""
+    board, use_hole, use_board = shape
+    part_count = index.count(use_hole)
+    sizes = range(use_board, board + 1)
+    offsets = np.zeros(board + 1, dtype=np.int64)
+    at = 0
+    for cards in sizes:
+        offsets[cards] = at
+        at += index.count(cards) * part_count
+    table = np.full(at, NO_HAND, dtype=np.int32)
+    parts = np.array(list(combinations(range(len(codes)), use_hole)), dtype=np.int64)
+    part_class = index.index(codes[parts].sum(axis=1), use_hole)
+    for cards in sizes:
+        sets = np.array(list(combinations(range(len(codes)), cards)), dtype=np.int64)
+        set_class = index.index(codes[sets].sum(axis=1), cards)
+        subset_keys = np.stack([codes[sets[:, list(s)]].sum(axis=1) for s in combinations(range(cards), use_board)])
+        has = np.zeros((len(codes), len(sets)), dtype=bool)  # has[rank, set]
+        for column in range(cards):
+            has[sets[:, column], np.arange(len(sets))] = True
+        for p, part in enumerate(parts):
+            # one suit: the part's ranks are not among the board's
+            apart = ~has[part[0]]
+            for rank in part[1:].tolist():
+                apart &= ~has[rank]
+            rows = np.flatnonzero(apart)
+            keys = subset_keys[:, rows] + codes[part].sum()
+            values = dense_fl[index.index(keys, use_hole + use_board)].max(axis=0)
+            table[offsets[cards] + set_class[rows] * part_count + part_class[p]] = values
+    return table, offsets
+
+
 class MustUse:
     """The ``best[board class, hole-part class]`` table of one ranker and one geometry."""
 
@@ -107,15 +188,16 @@ class MustUse:
         dense_nf, dense_fl = ranker._dense_tables(ranker.size)
         self.index = ranker.index  # after the dense tables: building them may replace it
         self.part_count = self.index.count(use_hole)
-        self.rank_list = sorted({card.rank for card in deck if card.rank is not None}, key=str)
-        first = {rank: next(i for i, card in enumerate(deck) if card.rank == rank) for rank in self.rank_list}
-        self.rank_code_of = np.array([int(self.rank_codes[first[rank]]) for rank in self.rank_list], dtype=np.int64)
-        self.held = np.array([sum(card.rank == rank for card in deck) for rank in self.rank_list], dtype=np.int64)
-        self.best = self._build(dense_nf)
+        ranks = sorted({card.rank for card in deck if card.rank is not None}, key=str)
+        first = {rank: next(i for i, card in enumerate(deck) if card.rank == rank) for rank in ranks}
+        codes = np.array([int(self.rank_codes[first[rank]]) for rank in ranks], dtype=np.int64)
+        held = np.array([sum(card.rank == rank for card in deck) for rank in ranks], dtype=np.int64)
+        shape = (board, use_hole, use_board)
+        self.best = unsuited_best(self.index, codes, held, shape, dense_nf)
         self.suited_best: np.ndarray | None = None
         self.suited_offsets = np.zeros(board + 1, dtype=np.int64)
         if self.flush:
-            self.suited_best = self._build_suited(dense_fl[0])
+            self.suited_best, self.suited_offsets = suited_best(self.index, codes, shape, dense_fl[0])
         # a pair of ids straight to its class and its suit (Omaha): gathers, no dense-index walk
         self.pair_class: np.ndarray | None = None
         self.pair_suit: np.ndarray | None = None
@@ -124,74 +206,6 @@ class MustUse:
             self.pair_class = self.index.index(keys.ravel(), 2).astype(np.int32)
             same = self.suit_of[:, None] == self.suit_of[None, :]
             self.pair_suit = np.where(same, self.suit_of[:, None], -1).astype(np.int8).ravel()
-
-    def _build(self, dense_nf: np.ndarray) -> np.ndarray:
-        """Every realisable (board multiset, hole-part multiset): the best unsuited value
-        over the board's ``use_board`` subsets (entries no deal can reach stay NO_HAND)."""
-        ranker = self.ranker
-        index = self.index
-        codes, held = self.rank_code_of, self.held
-
-        def multisets(k: int) -> tuple[np.ndarray, np.ndarray]:
-            rows = np.array(list(combinations_with_replacement(range(len(codes)), k)), dtype=np.int64)
-            counts = np.zeros((len(rows), len(codes)), dtype=np.int64)
-            for column in range(k):
-                np.add.at(counts, (np.arange(len(rows)), rows[:, column]), 1)
-            keep = (counts <= held).all(axis=1)
-            return rows[keep], counts[keep]
-
-        boards, board_counts = multisets(self.board)
-        parts, part_counts = multisets(self.use_hole)
-        board_class = index.index(codes[boards].sum(axis=1), self.board)
-        part_class = index.index(codes[parts].sum(axis=1), self.use_hole)
-        # (subsets, boards): the rank key of each subset of each board; reduced down axis 0 (fast)
-        subsets = combinations(range(self.board), self.use_board)
-        subset_keys = np.stack([codes[boards[:, list(s)]].sum(axis=1) for s in subsets])
-        by_rank = np.ascontiguousarray(board_counts.T)
-        best = np.full((index.count(self.board), self.part_count), NO_HAND, dtype=np.int32)
-        for p in range(len(parts)):
-            # a board this part can meet: no rank held more often than the deck has it
-            meets = np.ones(len(boards), dtype=bool)
-            for rank in np.flatnonzero(part_counts[p]).tolist():
-                meets &= by_rank[rank] <= held[rank] - part_counts[p, rank]
-            rows = np.flatnonzero(meets)
-            keys = subset_keys[:, rows] + codes[parts[p]].sum()
-            values = dense_nf[index.index(keys, ranker.size)].max(axis=0)
-            best[board_class[rows], part_class[p]] = values
-        return best.ravel()
-
-    def _build_suited(self, dense_fl: np.ndarray) -> np.ndarray:
-        """The best one-suited hand of a hole part and ``use_board`` of the board's cards of its
-        suit, per (count of those cards, their rank set's class, the part's class), flat."""
-        index = self.index
-        codes = self.rank_code_of
-        sizes = range(self.use_board, self.board + 1)
-        at = 0
-        for cards in sizes:
-            self.suited_offsets[cards] = at
-            at += index.count(cards) * self.part_count
-        table = np.full(at, NO_HAND, dtype=np.int32)
-        parts = np.array(list(combinations(range(len(codes)), self.use_hole)), dtype=np.int64)
-        part_class = index.index(codes[parts].sum(axis=1), self.use_hole)
-        for cards in sizes:
-            sets = np.array(list(combinations(range(len(codes)), cards)), dtype=np.int64)
-            set_class = index.index(codes[sets].sum(axis=1), cards)
-            subset_keys = np.stack(
-                [codes[sets[:, list(s)]].sum(axis=1) for s in combinations(range(cards), self.use_board)]
-            )
-            has = np.zeros((len(codes), len(sets)), dtype=bool)  # has[rank, set]
-            for column in range(cards):
-                has[sets[:, column], np.arange(len(sets))] = True
-            for p, part in enumerate(parts):
-                # one suit: the part's ranks are not among the board's
-                apart = ~has[part[0]]
-                for rank in part[1:].tolist():
-                    apart &= ~has[rank]
-                rows = np.flatnonzero(apart)
-                keys = subset_keys[:, rows] + codes[part].sum()
-                values = dense_fl[index.index(keys, self.ranker.size)].max(axis=0)
-                table[self.suited_offsets[cards] + set_class[rows] * self.part_count + part_class[p]] = values
-        return table
 
     def values(self, holes: np.ndarray, board: np.ndarray, fixed: Sequence[bool] = ()) -> np.ndarray:
         """Best value of each player: ``holes`` (n, players, hole) and ``board`` (n, board)

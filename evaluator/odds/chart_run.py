@@ -237,13 +237,13 @@ def run_chunk(spec: RulesetSpec, chunk: Chunk) -> tuple[float, float, float, flo
 
     if chunk.samples == 0:
         for batch, _ in table.exact_batches():  # one fixed combination: every deal weighs the same
-            add(engine.settle(batch).shares)
+            add(engine.settle(batch, table.template).shares)
     else:
         rng = chunk_rng(chunk.seed, chunk.cell, chunk.index)
         drawn = 0
         while drawn < chunk.samples:
             n = min(BATCH, chunk.samples - drawn)
-            add(engine.settle(table.sample(rng, n)).shares)
+            add(engine.settle(table.sample(rng, n), table.template).shares)
             drawn += n
     return total, squares, wins, ties, deals
 

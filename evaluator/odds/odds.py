@@ -371,7 +371,7 @@ def _settle_into(
     if masks is not None:
         totals.add_masks(masks, weight)
     else:
-        totals.add(engine.settle(deals), weight, squares)
+        totals.add(engine.settle(deals, table.template), weight, squares)
 
 
 def odds(

@@ -108,30 +108,52 @@ class ShareEngine:
                 weight += 1
         return self.players * self.boards * per_player * weight
 
+    @property
+    def chunk_cost(self) -> int:
+        """Gathers per deal that size a chunk: :attr:`cost`, except that a must-use half on its
+        table (``compiled/mustuse.py``) costs one gather per hole part, not one per combination."""
+        if self.subsets is None or not self.halves_alone:
+            return self.cost
+        tables = [half.must_use(self.subsets, self.hole + self.board, 0) for half in self.halves]
+        if any(table is None for table in tables):
+            return self.cost
+        return self.players * self.boards * sum(len(table.parts) for table in tables if table is not None)
+
     def split(self, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(n, players, hole) and (n, boards, board) views of deal rows."""
         n, edge = len(deals), self.players * self.hole
         return deals[:, :edge].reshape(n, self.players, self.hole), deals[:, edge:].reshape(n, self.boards, self.board)
 
-    def settle(self, deals: np.ndarray) -> Settled:
-        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups)."""
-        step = max(64, ROWS // self.cost)
+    def settle(self, deals: np.ndarray, known: np.ndarray | None = None) -> Settled:
+        """The shares of every deal row (in chunks of about ``ROWS`` rank lookups).
+
+        ``known``: a deal row with the cards every row holds (-1 where they vary), or None.
+        """
+        step = max(64, ROWS // self.chunk_cost)
+        fixed = self._fixed(known)
         if len(deals) <= step:
-            return self._settle(deals)
-        parts = [self._settle(deals[start : start + step]) for start in range(0, len(deals), step)]
+            return self._settle(deals, fixed)
+        parts = [self._settle(deals[start : start + step], fixed) for start in range(0, len(deals), step)]
         return Settled(
             np.concatenate([part.shares for part in parts]),
             [(name, np.concatenate([part.halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
             [(name, np.concatenate([part.dead_halves[h][1] for part in parts])) for h, name in enumerate(self.names)],
         )
 
-    def _settle(self, deals: np.ndarray) -> Settled:
+    def _fixed(self, known: np.ndarray | None) -> list[bool]:
+        """Per player, whether ``known`` fixes every hole card (the same hand in every row)."""
+        if known is None:
+            return []
+        edge = self.players * self.hole
+        return [bool((row >= 0).all()) for row in np.asarray(known)[:edge].reshape(self.players, self.hole)]
+
+    def _settle(self, deals: np.ndarray, fixed: list[bool]) -> Settled:
         holes, boards = self.split(deals)
         if self.shared_board is not None:
             shares = self._shared_board_shares(deals)
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], shares.sum(axis=1) == 0)])
         if (len(self.halves) > 1 or self.subsets is not None) and self.halves_alone:
-            per_half, dead = self._halves(holes, boards)
+            per_half, dead = self._halves(holes, boards, fixed)
             total = np.sum(per_half, axis=0)
             return Settled(
                 total, list(zip(self.names, per_half, strict=True)), list(zip(self.names, dead, strict=True))
@@ -140,7 +162,7 @@ class ShareEngine:
         if len(self.halves) == 1:
             dead = shares.sum(axis=1) == 0
             return Settled(shares, [(self.names[0], shares)], [(self.names[0], dead)])
-        per_half, dead = self._halves(holes, boards)
+        per_half, dead = self._halves(holes, boards, fixed)
         # deals the batch halves cannot settle alone: the generic showdown, half by half
         doubtful = np.flatnonzero(np.abs(np.sum(per_half, axis=0) - shares).max(axis=1) > 1e-9)
         for deal in doubtful.tolist():
@@ -164,9 +186,10 @@ class ShareEngine:
             return None
         return self.shared_board.masks(deals, known)
 
-    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray) -> np.ndarray | None:
-        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples),
-        from code sums: each hole part and each board part summed once, then added pairwise.
+    def _subset_values(self, half: Any, holes: np.ndarray, board: np.ndarray, fixed: list[bool]) -> np.ndarray | None:
+        """Best value over a card-usage rule's subsets (Omaha: 6 hole pairs x 10 board triples):
+        on the must-use table where it applies (``compiled/mustuse.py``), else from code sums,
+        each hole part and each board part summed once, then added pairwise.
         None when the ruleset is not on the plain direct path (the batch showdown's rows then)."""
         ranker = half.ranker
         size = ranker.size
@@ -178,9 +201,14 @@ class ShareEngine:
             or self.subsets.shape[1] != size
         ):
             return None
+        if not half.same_ids:
+            holes, board = half.id_map[holes], half.id_map[board]
+        must_use = half.must_use(self.subsets, self.hole + self.board, holes.shape[0] * holes.shape[1])
+        if must_use is not None:
+            values: np.ndarray = must_use.values(holes, board, fixed)
+            return values
         layout = ranker.layout
         table = ranker._code_table
-        holes, board = half.id_map[holes], half.id_map[board]
         use_hole = int((self.subsets[0] < self.hole).sum())
         hole_parts = {
             part: np.sum([table[holes[:, :, c]] for c in part], axis=0)
@@ -204,33 +232,40 @@ class ShareEngine:
                 np.maximum(best, both[where], out=best)
         return best
 
-    def _halves(self, holes: np.ndarray, boards: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        from ..compiled.batch_showdown import best_values, half_winners
+    def _halves(
+        self, holes: np.ndarray, boards: np.ndarray, fixed: list[bool]
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        from ..compiled.batch_showdown import across, best_values, count_across, half_winners
 
         n = len(holes)
         per_board = []
         live_boards = np.zeros(n, dtype=np.int64)
         for b in range(self.boards):
-            board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
-            cards = np.concatenate([holes, board], axis=2)
-            won = []
+            won = []  # per half: (winners, whether anyone wins, how many)
             for half in self.halves:
-                values = self._subset_values(half, holes, boards[:, b])
-                won.append(
-                    half_winners(half, values if values is not None else best_values(half, cards, self.subsets))[0]
-                )
+                values = self._subset_values(half, holes, boards[:, b], fixed)
+                if values is None:
+                    board = np.broadcast_to(boards[:, b][:, None, :], (n, self.players, self.board))
+                    values = best_values(half, np.concatenate([holes, board], axis=2), self.subsets, counted=True)
+                winners = half_winners(half, values)[0]
+                won.append((winners, across(np.logical_or, winners), count_across(winners)))
             live: np.ndarray = np.zeros(n, dtype=np.int64)
-            for winners in won:
-                live += winners.any(axis=1)
+            for _, some, _ in won:
+                live += some
             live_boards += live > 0
             per_board.append((live, won))
-        per_half = [np.zeros((n, self.players)) for _ in self.halves]
-        dead = [np.ones(n, dtype=bool) for _ in self.halves]
+        per_half: list[np.ndarray] = []
+        dead: list[np.ndarray] = []
         for live, won in per_board:
-            for h, winners in enumerate(won):
-                count = winners.sum(axis=1, keepdims=True)
-                per_half[h] += np.where(winners, 1.0 / np.maximum(live_boards[:, None] * live[:, None] * count, 1), 0.0)
-                dead[h] &= ~winners.any(axis=1)
+            for h, (winners, some, count) in enumerate(won):
+                # a board's share goes equally to its halves that have a winner, then to their winners
+                share = winners * (1.0 / np.maximum(live_boards * live * count, 1))[:, None]
+                if h < len(per_half):
+                    per_half[h] += share
+                    dead[h] &= ~some
+                else:
+                    per_half.append(share)
+                    dead.append(~some)
         return per_half, dead
 
     def _generic_halves(

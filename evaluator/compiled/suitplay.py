@@ -184,7 +184,14 @@ def top_suits(field: int, cards: int) -> list[int]:
 
 
 class BatchPlay:
-    """Suit keys of many holdings at once (``rank_many``)."""
+    """Suit keys of many holdings at once (``rank_many``).
+
+    Per row: the sum of the cards' bits, then per slot of the key (a rank of the
+    class) one gather of the block's digits by (slot pattern, the rank's field).
+    A value the class does not settle lifts its key past every suit key in its
+    first slot, so that one gather of ``flagged`` finds those rows together with
+    the keys of one suit (``CHECK``), and only they are looked at again.
+    """
 
     def __init__(self, source: PlaySource, play: ClassPlay) -> None:
         suits, size = play.suits, play.size
@@ -195,23 +202,30 @@ class BatchPlay:
         # per card id: its bit, rank-major
         self.bits = np.left_shift(np.int64(1), source.rank_value * suits + source.suit_rank - 1)
         # per slot of the key (at most hand.size ranks), per value (+1: NO_HAND reads the last)
-        patterns: dict[tuple[int, int], int] = {(0, 0): 0}
+        patterns: dict[tuple[int, int], int] = {(0, 0): 0, (0, 1): 1}  # nothing; lifted
         self.shift = np.zeros((size, count + 1), dtype=np.int64)
         self.pattern = np.zeros((size, count + 1), dtype=np.int64)
+        self.pattern[0, count] = 1 << suits  # NO_HAND
         self.rank_set = np.zeros(count + 1, dtype=np.int64)  # one bit per rank played, suit bit 0
         for value, blocks in enumerate(play.blocks):
+            for rank, _, _ in blocks:
+                self.rank_set[value] |= 1 << (rank * suits)
+            if play.kind[value] & (FLUSH | SLOW):
+                self.pattern[0, value] = 1 << suits
+                continue
             for slot, (rank, cards, at) in enumerate(blocks):
                 pattern = patterns.setdefault((cards, at), len(patterns))
                 self.shift[slot, value] = rank * suits
                 self.pattern[slot, value] = pattern << suits
-                self.rank_set[value] |= 1 << (rank * suits)
         self.kind = np.array(play.kind + [0], dtype=np.int64)
+        # one gather per slot: the shift in the low byte, the pattern above it
+        self.slots = [shift | (pattern << 8) for shift, pattern in zip(self.shift, self.pattern, strict=True)]
         # digits[pattern << suits | field]: the block's digits in place
+        self.lift = lift = play.base**size
         digits = np.zeros(len(patterns) << suits, dtype=np.int64)
+        digits[1 << suits : 2 << suits] = lift
         for (cards, at), pattern in patterns.items():
-            if not cards:
-                continue
-            for field in range(1 << suits):
+            for field in range(1 << suits) if cards else ():
                 top = top_suits(field, cards)
                 if len(top) == cards:
                     block = 0
@@ -219,12 +233,12 @@ class BatchPlay:
                         block = block * play.base + suit
                     digits[(pattern << suits) | field] = block * play.base ** (size - at - cards)
         self.digits = digits
-        # per key: CHECK when its digits are all one suit, and the other kinds always
-        keys = np.arange(play.base**size, dtype=np.int64)
-        same = np.zeros(len(keys), dtype=bool)
+        # per key: flagged when lifted or of one suit (the rows looked at again)
+        keys = np.arange(2 * lift, dtype=np.int64)
+        flagged = keys >= lift
         for suit in range(1, suits + 1):
-            same |= keys == play.digits([suit] * size)
-        self.passes = np.where(same, CHECK, 0) | FLUSH | SLOW
+            flagged |= keys == play.digits([suit] * size)
+        self.flagged = flagged
 
     def rank(self, ids: np.ndarray, dense: np.ndarray, slow: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         """Values (``dense * scale + suit key``) of rows of card ids worth ``dense``;
@@ -232,43 +246,46 @@ class BatchPlay:
         n, k = ids.shape
         play = self.play
         out = np.empty(n, dtype=np.int64)
-        bits, digits, field = self.bits, self.digits, np.int64(self.field)
+        bits, digits, field, flagged, slots = self.bits, self.digits, np.int64(self.field), self.flagged, self.slots
         pending: list[np.ndarray] = []
         for start in range(0, n, CHUNK):
             stop = min(n, start + CHUNK)
-            columns = np.ascontiguousarray(ids[start:stop].T, dtype=np.intp)
-            held = bits[columns[0]]
+            cards = bits.take(ids[start:stop])  # one gather; the columns are summed strided
+            held = cards[:, 0].copy()
             for j in range(1, k):
-                held += bits[columns[j]]
+                held += cards[:, j]
             value = dense[start:stop]
-            key = digits[self.pattern[0][value] + ((held >> self.shift[0][value]) & field)]
-            for slot in range(1, play.size):
-                key += digits[self.pattern[slot][value] + ((held >> self.shift[slot][value]) & field)]
-            flags = self.kind[value] & self.passes[key]
-            odd = np.flatnonzero(flags)
+            key = np.zeros(stop - start, dtype=np.int64)
+            for table in slots:
+                slot = table.take(value)
+                key += digits.take((slot >> 8) + ((held >> (slot & 63)) & field))
+            np.multiply(value, play.scale, out=out[start:stop])
+            out[start:stop] += key
+            odd = np.flatnonzero(flagged.take(key))
             if len(odd):
-                key[odd], bad = self._odd(held[odd], value[odd], flags[odd])
+                out[odd + start], bad = self._odd(held[odd], value[odd], key[odd])
                 pending.append(odd[bad] + start)
-            out[start:stop] = value * play.scale + key
-        out[dense < 0] = NO_HAND
         if pending:
             rows = np.concatenate(pending)
             if len(rows):
                 out[rows] = slow(np.ascontiguousarray(ids[rows]))
         return out
 
-    def _odd(self, held: np.ndarray, value: np.ndarray, flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Keys of the rows a flush decides, and which rows the subsets must rank."""
+    def _odd(self, held: np.ndarray, value: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values of the flagged rows (a flush, no hand, a key of one suit), and which
+        of them the subsets must rank."""
         play = self.play
-        key = np.zeros(len(held), dtype=np.int64)
-        settled = np.zeros(len(held), dtype=bool)
-        flush = (flags & FLUSH) != 0
+        kind = self.kind[value]
+        settled = kind == 0  # a key of one suit that may be one suit
+        key = np.where(settled, key, 0)
+        flush = (kind & FLUSH) != 0
         wanted = self.rank_set[value]
-        for bit in range(self.width - 1, -1, -1):  # the highest suit first
+        for bit in range(self.width - 1, -1, -1):  # the highest suit holding every rank of the flush
             holds = flush & ~settled & ((held & (wanted << bit)) == (wanted << bit))
             key[holds] = play.digits([bit + 1] * play.size)
             settled |= holds
-        return key, ~settled
+        found = np.where(value < 0, NO_HAND, value * play.scale + key)
+        return found, ~settled & (value >= 0)
 
 
 class CallPlay:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -117,11 +118,20 @@ def generic(rs: Ruleset, cards: Sequence[Card]) -> int:
     return ruleset_ranker(rs).from_strength(fill.strength) if fill is not None else NO_HAND
 
 
+def counting(rows: list[int]) -> Callable[..., np.ndarray]:
+    """``suited.subsets_many`` that notes how many rows it was given."""
+    subsets_many = suited.subsets_many
+
+    def counted(*args: Any) -> np.ndarray:
+        rows.append(len(args[1]))
+        return subsets_many(*args)
+
+    return counted
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("deck", list(DECKS))
-def test_every_holding_of_a_small_deck(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deck: str, kind: str
-) -> None:
+def test_every_holding_of_a_small_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deck: str, kind: str) -> None:
     for tiebreak in TIEBREAKS:
         rs = small_ruleset(tmp_path, deck, kind, tiebreak)
         ranker = ruleset_ranker(rs)
@@ -134,14 +144,8 @@ def test_every_holding_of_a_small_deck(
             hand: (int(v) // ranker.suit_scale, plain_suit_key(rs, [cards[i] for i in hand]))
             for hand, v in zip(fives, values.tolist(), strict=True)
         }
-        slow_rows = []
-        subsets_many = suited.subsets_many
-
-        def counted(ranker_: object, ids: np.ndarray, direct: object) -> np.ndarray:
-            slow_rows.append(len(ids))
-            return subsets_many(ranker_, ids, direct)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(suited, "subsets_many", counted)
+        slow_rows: list[int] = []
+        monkeypatch.setattr(suited, "subsets_many", counting(slow_rows))
         for k in (6, 7):
             holdings = list(itertools.combinations(range(len(cards)), k))
             batch = rs.rank_many(np.array(holdings)).tolist()
@@ -153,7 +157,7 @@ def test_every_holding_of_a_small_deck(
             assert calls == batch, tiebreak
             for hand in random.Random(k).sample(holdings, 8):
                 assert generic(rs, [cards[i] for i in hand]) == batch[holdings.index(hand)], tiebreak
-        monkeypatch.setattr(suited, "subsets_many", subsets_many)
+        monkeypatch.undo()
         # the classes settle the plain rulesets; the rest falls back to the subsets
         if kind == "high":
             assert sum(slow_rows) == 0, slow_rows

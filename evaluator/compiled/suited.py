@@ -2,7 +2,9 @@
 
 The value of a holding is ``dense * B**hand.size + suit key`` (``B`` = suits +
 1): the best table value over the ``hand.size`` subsets, then the best suit key
-among the subsets that reach it -- ``Engine._suit_key`` as an integer.
+among the subsets that reach it -- ``Engine._suit_key`` as an integer. Above
+``hand.size`` cards the key comes from the class of the best hand where that
+settles it (``suitplay.py``); the subsets rank the rest.
 """
 
 from __future__ import annotations

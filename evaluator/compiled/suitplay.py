@@ -119,18 +119,18 @@ class ClassPlay:
         for flush, part in ((False, tables.nf), (True, tables.fl)):
             if size not in part:
                 continue
-            keys, values = part[size]
-            for key, value in zip((keys & layout.key_mask).tolist(), values.tolist(), strict=True):
+            part_keys, part_values = part[size]
+            for key, value in zip((part_keys & layout.key_mask).tolist(), part_values.tolist(), strict=True):
                 found.setdefault(value, set()).add(key)
                 reached[flush].add(value)
         self.kind = [SLOW] * count
         self.blocks: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]  # (rank, cards, first digit)
         method = ruleset.tiebreak
         digit_rank = layout.digit_rank
-        for value, keys in found.items():
-            if len(keys) != 1:
+        for value, classes in found.items():
+            if len(classes) != 1:
                 continue  # several classes: the subsets decide
-            counts = Counter({digit_rank[d]: c for d, c in enumerate(layout.decode(next(iter(keys)))) if c})
+            counts = Counter({digit_rank[d]: c for d, c in enumerate(layout.decode(next(iter(classes)))) if c})
             self.blocks[value] = blocks_of(counts, method)
             mixed, one_suited = value in reached[False], value in reached[True]
             if not mixed:
@@ -145,7 +145,8 @@ class ClassPlay:
         key = 0
         for suit in suits:
             key = key * self.base + suit
-        return key * self.base ** (self.size - len(suits))
+        padded: int = key * self.base ** (self.size - len(suits))
+        return padded
 
 
 def blocks_of(counts: Counter[int], method: str) -> list[tuple[int, int, int]]:
@@ -360,7 +361,7 @@ def call_rank(
         except KeyError:
             return slow(held)
         if info.__class__ is tuple:
-            mask, marks, check = info  # type: ignore[misc]
+            mask, marks, check = info
             key = keys[((cards & mask) | marks).to_bytes(width, "big").translate(reduce, zero)]
             if check and key in same:
                 return slow(held)

@@ -54,6 +54,8 @@ KEYS_LIMIT = 1 << 20
 CHECK = 1  # mixed suits only, distinct ranks: the highest suits must not be one suit
 FLUSH = 2  # one suit only
 SLOW = 4  # no single class: rank by subsets
+#: Per call, a card's bit sits this far above its code (codes fit in 63 bits).
+CARD_SHIFT = 64
 #: Marks the rank whose cards come first in a per-call rank byte.
 FIRST = 0x80
 
@@ -81,6 +83,8 @@ class PlaySource(Protocol):
     def suit_rank(self) -> np.ndarray: ...
     @property
     def code_list(self) -> list[int]: ...
+    @property
+    def nf(self) -> dict[int, int]: ...
 
 
 def usable(source: PlaySource, batch: bool) -> bool:
@@ -295,9 +299,9 @@ class CallPlay:
     def __init__(self, source: PlaySource, play: ClassPlay) -> None:
         self.play = play
         suits = play.suits
-        # per code: one bit per card, a byte per rank (bit = suit rank - 1)
-        self.bit_of: dict[int, int] = {
-            code: 1 << (8 * rank + suit - 1)
+        # per code: the code, and one bit per card above it, a byte per rank (bit = suit rank - 1)
+        self.both_of: dict[int, int] = {
+            code: code + (1 << (CARD_SHIFT + 8 * rank + suit - 1))
             for code, rank, suit in zip(
                 source.code_list, source.rank_value.tolist(), source.suit_rank.tolist(), strict=True
             )
@@ -330,13 +334,21 @@ class CallPlay:
 def call_rank(
     source: PlaySource, direct: Callable[[Sequence[int]], int], slow: Callable[[Sequence[int]], int]
 ) -> Callable[[Sequence[int]], int]:
-    """``rank`` per call: holdings above ``hand.size`` cards by ``direct``'s value and the
-    class's suit key (the tables built on first use), the rest and the odd ones by ``slow``."""
+    """``rank`` per call: holdings above ``hand.size`` cards by their table value and the
+    class's suit key (the tables built on first use), the rest and the odd ones by ``slow``.
+
+    One pass over the codes sums each card's code and its bit above them: the low part
+    is ``direct``'s sum (looked up here unless a suit may flush), the high part the cards."""
     size = source.size
     scale = source.suit_scale
+    layout = source.layout
+    nf = source.nf
+    bias, shift, limit = layout.bias, layout.shift, layout.limit
+    flush_bits = layout.flush_bits if source.tables.flush_matters else 0
+    low = (1 << CARD_SHIFT) - 1
     made: CallPlay | None = None
     infos: list[tuple[int, int, bool] | int | None] = []
-    bit_of: Callable[[int], int] = int
+    both_of: Callable[[int], int] = int
     keys: dict[bytes, int] = {}
     same: set[int] = set()
     flush_keys: list[tuple[int, int]] = []
@@ -345,21 +357,22 @@ def call_rank(
     zero = b"\0"
 
     def rank_played(held: Sequence[int]) -> int:
-        nonlocal made, infos, bit_of, keys, same, flush_keys, width, reduce
+        nonlocal made, infos, both_of, keys, same, flush_keys, width, reduce
         if len(held) <= size:
             return slow(held)
-        value = direct(held)
-        if value < 0:
-            return NO_HAND
         if made is None:
             made = CallPlay(source, ClassPlay(source))
-            infos, bit_of, keys, same = made.infos, made.bit_of.__getitem__, made.keys, made.same
+            infos, both_of, keys, same = made.infos, made.both_of.__getitem__, made.keys, made.same
             flush_keys, width, reduce = made.flush_keys, made.width, made.reduce
-        info = infos[value]
         try:
-            cards = sum(map(bit_of, held))
+            total = sum(map(both_of, held), bias)
         except KeyError:
-            return slow(held)
+            return slow(held)  # not codes of this ruleset: its error
+        value = direct(held) if total & flush_bits or len(held) > limit else nf[(total & low) >> shift]
+        if value < 0:
+            return NO_HAND
+        cards = total >> CARD_SHIFT
+        info = infos[value]
         if info.__class__ is tuple:
             mask, marks, check = info
             key = keys[((cards & mask) | marks).to_bytes(width, "big").translate(reduce, zero)]

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .table_layout import CardModel, Layout, Tables
 
 #: Rows per chunk: the working arrays of a chunk stay in the CPU cache.
-CHUNK = 8192
+CHUNK = 16384
 #: The most suit keys a batch keeps a flag for (``BatchPlay.passes``).
 KEYS_LIMIT = 1 << 20
 #: Kinds of a table value (``ClassPlay.kind``, bits).

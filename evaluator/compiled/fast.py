@@ -19,9 +19,10 @@ Which path a ruleset takes (``CardModel.mode``):
 - ``direct`` -- everything above; lowest-card wild first turns the lowest
   natural rank of the holding into wild codes; a pattern naming a suit keys
   the one-suited tables by suit.
-- ``suited`` -- a suit tie-break without wild cards: the best value over the
-  ``hand.size`` subsets (21 for seven cards), then the best suit key among the
-  subsets that reach it (vectorised in the batch path).
+- ``suited`` -- a suit tie-break without wild cards: the direct value, then the
+  suit key of the best hand read from the holding's cards of the ranks its
+  class plays (``suitplay.py``); the holdings where suits could change which
+  cards play rank their ``hand.size`` subsets (``suited.py``).
 - ``suitclass`` -- patterns that look at suits within the hand (``flush(k)``,
   ``run(k, flush)``, ``suits``) or ``hand.best_subset``: values by reduced suit
   key, one lookup while no suit reaches the table's threshold (``suitkey.py``).

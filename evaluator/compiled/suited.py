@@ -2,7 +2,9 @@
 
 The value of a holding is ``dense * B**hand.size + suit key`` (``B`` = suits +
 1): the best table value over the ``hand.size`` subsets, then the best suit key
-among the subsets that reach it -- ``Engine._suit_key`` as an integer.
+among the subsets that reach it -- ``Engine._suit_key`` as an integer. Above
+``hand.size`` cards the key comes from the class of the best hand where that
+settles it (``suitplay.py``); the subsets rank the rest.
 """
 
 from __future__ import annotations
@@ -10,38 +12,36 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .classgrid import NO_HAND
+from .suitplay import BatchPlay, ClassPlay, PlaySource, call_rank, usable
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
 
-class SuitSource(Protocol):
+class SuitSource(PlaySource, Protocol):
     """What suit tie-breaks need of a ranker (``fast.FastRanker`` is one)."""
 
     @property
     def ruleset(self) -> Rules: ...
     @property
-    def size(self) -> int: ...
-    @property
-    def code_list(self) -> list[int]: ...
-    @property
-    def rank_value(self) -> np.ndarray: ...
-    @property
-    def suit_rank(self) -> np.ndarray: ...
-    @property
-    def suit_base(self) -> int: ...
-    @property
-    def suit_scale(self) -> int: ...
-    @property
     def suit_pad(self) -> list[int]: ...
+    @property
+    def _batch_cache(self) -> dict[str, Any]: ...
 
 
 def suited_rank(ranker: SuitSource, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
+    """Suit tie-break: the holding's value, and the suit key of its class's cards
+    (``suitplay.py``) where that settles it, else :func:`subsets_rank`."""
+    by_subsets = subsets_rank(ranker, direct)
+    return call_rank(ranker, direct, by_subsets) if usable(ranker, batch=False) else by_subsets
+
+
+def subsets_rank(ranker: SuitSource, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
     """Suit tie-break: the best value over subsets, then the best suit key among them."""
     size = ranker.size
     order = {
@@ -110,6 +110,20 @@ def first_rank(method: str, ranks: list[int]) -> int | None:
 
 
 def suited_many(ranker: SuitSource, ids: np.ndarray, direct_many: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Suit tie-break, vectorised: holdings above ``hand.size`` cards by their value and
+    the suit key of their class's cards (``suitplay.py``) where that settles it, else
+    :func:`subsets_many`."""
+    if ids.shape[1] <= ranker.size or not usable(ranker, batch=True):
+        return subsets_many(ranker, ids, direct_many)
+    cache = ranker._batch_cache
+    play = cache.get("suit-play")
+    if play is None:
+        play = cache["suit-play"] = BatchPlay(ranker, ClassPlay(ranker))
+    assert isinstance(play, BatchPlay)
+    return play.rank(ids, direct_many(ids), lambda rows: subsets_many(ranker, rows, direct_many))
+
+
+def subsets_many(ranker: SuitSource, ids: np.ndarray, direct_many: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """Suit tie-break, vectorised: (value, suit key) of every subset, best first."""
     n, k = ids.shape
     size = ranker.size

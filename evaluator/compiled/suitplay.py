@@ -37,14 +37,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from .classgrid import NO_HAND
-
-if TYPE_CHECKING:
-    from .table_layout import CardModel, Layout, Tables
+from .table_layout import TableSource
 
 #: Rows per chunk: the working arrays of a chunk stay in the CPU cache.
 CHUNK = 16384
@@ -60,15 +58,9 @@ CARD_SHIFT = 64
 FIRST = 0x80
 
 
-class PlaySource(Protocol):
-    """What the fast suit keys read of a ranker (``fast.FastRanker`` is one)."""
+class PlaySource(TableSource, Protocol):
+    """What the fast suit keys read of a ranker beyond its tables (``fast.FastRanker`` is one)."""
 
-    @property
-    def tables(self) -> Tables: ...
-    @property
-    def model(self) -> CardModel: ...
-    @property
-    def layout(self) -> Layout: ...
     @property
     def size(self) -> int: ...
     @property

@@ -79,10 +79,10 @@ class FastHands:
     def best_subset(self, ids: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:
         """(value, positions of the cards that play) the generic best-of-N picks, or
         None when only the generic path can tell (see the module docstring)."""
-        codes = [self.codes[i] for i in ids]
-        best = self.rank(codes)
         if self.ruleset.best_subset:
             return None  # a subset of any size may play, even of a short holding: the generic search
+        codes = [self.codes[i] for i in ids]
+        best = self.rank(codes)
         if len(ids) <= self.size:
             return best, tuple(range(len(ids)))
         if best < 0 or not self.qualifies(best) or self.lowest:

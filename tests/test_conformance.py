@@ -117,7 +117,9 @@ def judge_with(*checks: Callable[[Subject], None]) -> Callable[[Spec, int], None
     def run(spec: Spec, seed: int) -> None:
         with tempfile.TemporaryDirectory(prefix="conformance-") as folder:
             path = write_files(spec, Path(folder))
-            if not [d for d in check_file(path) if d.severity == "error"]:
+            errors = [d for d in check_file(path) if d.severity == "error"]
+            event("refused" if errors else "accepted")
+            if not errors:
                 accepted(spec, path, seed, checks)
 
     return run
@@ -154,5 +156,10 @@ def test_best_subsets_with_qualifiers(request: pytest.FixtureRequest) -> None:
     that plays is the best-scoring subset also when none qualifies, per call, on the tables and in
     batch, as the brute force says (the fast checks only: these files are about choosing a hand)."""
     focus = frozenset({"best_subset", "qualifier", "tiebreak", "wild"})
+    # one pack, wild jokers or ranks: the suit-class tables take them (else R131, which the
+    # other profiles meet)
+    buildable = rulesets(focus=focus).filter(
+        lambda spec: spec.copies == 1 and not spec.wild.get("cards") and not spec.wild.get("lowest_rank")
+    )
     checks = judge_with(check_brute_force, check_evaluate, check_rank)
-    run_profile(request, 3, 300, checks, rulesets(focus=focus), SEEDS)
+    run_profile(request, 3, 300, checks, buildable, SEEDS)

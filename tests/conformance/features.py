@@ -244,8 +244,9 @@ def hand(draw: Draw, spec: Spec) -> None:
     if spec.size <= 4 and spec.min < spec.size and draw(st.booleans()):
         spec.best_subset = True
     if "best_subset" in spec.focus:
-        spec.size = draw(st.sampled_from([3, 4]))
-        spec.min = draw(st.integers(1, spec.size - 1))
+        # from one card: every holding has a set of one (a larger min leaves a pair without a
+        # category, R113, as other profiles find)
+        spec.size, spec.min = draw(st.sampled_from([3, 4])), 1
         spec.best_subset = True
         spec.used.add("hand.min")
     if spec.best_subset:
@@ -292,10 +293,11 @@ def poker_categories(n: int, n_of_a_kind: bool = True, royal: bool = False) -> l
 
 
 def _subset_categories(spec: Spec) -> None:
-    """Badugi's family: the best set of k cards of different ranks and suits, bigger sets first."""
+    """Badugi's family: the best set of k cards of different ranks and suits, bigger sets first
+    (no set of more cards than the deck has suits: ``suits = 4`` of a three-suit deck is P217)."""
     spec.categories = [
         Category(f"set_of_{k}", " ".join(LETTERS[:k]) + f" & suits = {k}", ("set", k), "{X}-high set")
-        for k in range(spec.size, spec.min - 1, -1)
+        for k in range(min(spec.size, len(spec.suits)), spec.min - 1, -1)
     ]
     if spec.min > 1:
         spec.categories.append(Category("no_set", " ".join(LETTERS[: spec.min]), ("shape", (1,) * spec.min)))

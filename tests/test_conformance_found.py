@@ -388,3 +388,20 @@ def test_a_hand_that_does_not_qualify_plays_its_best_subset(tmp_path: Path) -> N
         keyed.append((value, hand.strength, text))
     assert not same_order([(value, strength, text) for value, strength, text in keyed[::2]])
     assert not same_order([(value, strength, text) for value, strength, text in keyed[1::2]])
+
+
+def test_diff_of_a_game_whose_extra_cards_outrun_the_deck_is_g125(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """diff dealt a dealer's-choice game's extra cards from the cards nobody was given without a
+    bound: seven cards each of sixteen and a queen dealt down buying one more ran out (IndexError)."""
+    from evaluator.cli.main import main
+
+    path = write(
+        tmp_path,
+        "name: found\nextends: standard\ndeck: {ranks: [T, J, Q, K, A], suits: [h, d, s], jokers: 1}\n"
+        "wild: {jokers: true}\ngame: {hole: 7, board: 0, extra: [{rank: Q, face: down, gives: up}]}\n",
+    )
+    assert not [d for d in check_file(path) if d.severity == "error"]
+    assert main(["diff", str(path), "standard", "--samples", "60"]) == 1
+    assert "error G125: found's deck runs out before this deal is complete" in capsys.readouterr().err

@@ -405,3 +405,30 @@ def test_diff_of_a_game_whose_extra_cards_outrun_the_deck_is_g125(
     assert not [d for d in check_file(path) if d.severity == "error"]
     assert main(["diff", str(path), "standard", "--samples", "60"]) == 1
     assert "error G125: found's deck runs out before this deal is complete" in capsys.readouterr().err
+
+
+def test_diff_showdowns_tie_hands_that_do_not_qualify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """diff's share of changed showdowns compared table values in batch, and the values of two hands
+    that do not qualify differ by natural-beats-wild and the suit tie-break: it counted wins where
+    compare says tie (K-K against 9-9 when only five of a kind qualifies)."""
+    import json
+
+    from evaluator.cli.main import main
+    from evaluator.engine.showdown import compare
+
+    path = write(
+        tmp_path,
+        "name: found\nextends: standard\ndeck: {ranks: [9, T, J, Q, K, A], jokers: 2}\n"
+        'categories: {five: {pattern: "XXXXX"}}\n'
+        "order: [five, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind,\n"
+        "        two_pair, pair, high_card]\n"
+        "wild: {jokers: true}\nnatural_beats_wild: true\n"
+        "suits: {order: [s, h, c, d], tiebreak: highest_unpaired}\nqualifier: category >= five\n",
+    )
+    assert main(["diff", str(path), "standard", "--json", "--samples", "200"]) == 0
+    showdowns = json.loads(capsys.readouterr().out)["showdowns"]
+    rules = load(path)
+    assert showdowns["examples"]
+    for example in showdowns["examples"]:
+        first, second = " ".join(example["first"]), " ".join(example["second"])
+        assert example["outcome_a"] == compare(rules, first, second), example

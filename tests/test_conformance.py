@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance.checks import accepted, conform
+from conformance.checks import accepted, check_brute_force, check_evaluate, check_rank, conform
 from conformance.commands import check_diff_examples, check_lowball
 from conformance.deal_features import DEAL_MISTAKES
 from conformance.features import MISTAKES, Spec, broken_rulesets, rulesets
@@ -117,7 +117,9 @@ def judge_with(*checks: Callable[[Subject], None]) -> Callable[[Spec, int], None
     def run(spec: Spec, seed: int) -> None:
         with tempfile.TemporaryDirectory(prefix="conformance-") as folder:
             path = write_files(spec, Path(folder))
-            if not [d for d in check_file(path) if d.severity == "error"]:
+            errors = [d for d in check_file(path) if d.severity == "error"]
+            event("refused" if errors else "accepted")
+            if not errors:
                 accepted(spec, path, seed, checks)
 
     return run
@@ -147,3 +149,17 @@ def test_broken_rulesets_are_refused_with_codes(request: pytest.FixtureRequest, 
         assert verdict.startswith("refused"), f"check accepted a file with a mistake ({mistake})"
 
     run_profile(request, 2, 100, refuse, broken_rulesets([mistake]), SEEDS)
+
+
+def test_best_subsets_with_qualifiers(request: pytest.FixtureRequest) -> None:
+    """Best subsets (badugi's family) with a qualifier, a suit tie-break and wild cards: the hand
+    that plays is the best-scoring subset also when none qualifies, per call, on the tables and in
+    batch, as the brute force says (the fast checks only: these files are about choosing a hand)."""
+    focus = frozenset({"best_subset", "qualifier", "tiebreak", "wild"})
+    # one pack, wild jokers or ranks: the suit-class tables take them (else R131, which the
+    # other profiles meet)
+    buildable = rulesets(focus=focus).filter(
+        lambda spec: spec.copies == 1 and not spec.wild.get("cards") and not spec.wild.get("lowest_rank")
+    )
+    checks = judge_with(check_brute_force, check_evaluate, check_rank)
+    run_profile(request, 3, 300, checks, buildable, SEEDS)

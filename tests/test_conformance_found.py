@@ -6,8 +6,11 @@ suite itself is ``tests/test_conformance.py``).
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from evaluator.core.errors import PokerRulesError
@@ -275,3 +278,157 @@ def test_a_deal_showdown_needs_the_whole_board(board: list[str], col: int) -> No
     assert raised.value.first.source == "<board 1>"
     # odds still deal the rest of a partly known board
     assert rules.odds(["9d Ad", "9s Ts"], board="2c 7d 9h", samples=200, seed=1).method == "sampled"
+
+
+BADUGI_QUALIFIED = """\
+name: found
+extends: standard
+deck: {ranks: [9, T, J, Q, K, A], suits: [h, d, c, s], jokers: 1}
+hand: {size: 3, min: 1, best_subset: true}
+categories:
+  set_of_3: {pattern: "X Y Z & suits = 3", describe: "{X}-high set"}
+  set_of_2: {pattern: "X Y & suits = 2", describe: "{X}-high set"}
+  set_of_1: {pattern: "X & suits = 1", describe: "{X}-high set"}
+order: [set_of_3, set_of_2, set_of_1]
+wild: {jokers: true, plays_as: {ranks: [A], hands: "run | flush"}}
+natural_beats_wild: true
+suits: {order: [h, d, c, s], tiebreak: highest_unpaired}
+qualifier: "category >= set_of_3"
+"""
+
+SET_RANKS = "9TJQKA"
+SET_SUITS = {"h": 4, "d": 3, "c": 2, "s": 1}  # suits.order h d c s, the highest first
+
+
+def plain_set_hand(played: tuple[str, ...]) -> tuple[int, tuple[int, ...]] | None:
+    """(k, ranks high to low) when the natural cards ``played`` are a set of k cards of
+    different ranks and different suits (the category set_of_k), else None."""
+    ranks = {SET_RANKS.index(card[0]) for card in played}
+    if len(ranks) != len(played) or len({card[1] for card in played}) != len(played):
+        return None
+    return len(played), tuple(sorted(ranks, reverse=True))
+
+
+def plain_best_set(holding: tuple[str, ...]) -> tuple[tuple[Any, ...], frozenset[str], str]:
+    """The best hand of ``holding`` in BADUGI_QUALIFIED, by trying every subset and every card
+    for the joker: (the strength hands are ranked by, the cards that play, its category).
+
+    A hand is its best subset (DESIGN.md: best sub-hand games); the qualifier says whether it
+    can win, not which cards play. Subsets are ranked by: qualifies, then the category and the
+    ranks, then fewer wild cards (natural_beats_wild), then the suit key (highest_unpaired: in a
+    set every card is unpaired, so the cards high to low)."""
+    naturals = [rank + suit for rank in SET_RANKS for suit in SET_SUITS]
+    best: tuple[tuple[Any, ...], frozenset[str], str] | None = None
+    for k in range(len(holding), 0, -1):
+        for subset in combinations(holding, k):
+            natural = tuple(card for card in subset if card != "X")
+            fills: list[tuple[str, ...]] = [()] if len(natural) == k else [(card,) for card in naturals]
+            for fill in fills:
+                played = natural + fill
+                if len(set(played)) != k:
+                    continue  # the joker stands for a card not already in the hand
+                if fill and fill[0][0] != "A":
+                    # the bug plays as an ace, or as anything in a run or a flush of three cards
+                    # (ace: both, so A-9-T is a run too)
+                    values = sorted(SET_RANKS.index(card[0]) for card in played)
+                    run = k == 3 and (values == list(range(values[0], values[0] + 3)) or values == [0, 1, 5])
+                    flush = k == 3 and len({card[1] for card in played}) == 1
+                    if not (run or flush):
+                        continue
+                found = plain_set_hand(played)
+                if found is None:
+                    continue
+                size, ranks = found
+                by_suit = tuple(SET_SUITS[card[1]] for card in sorted(played, key=lambda c: -SET_RANKS.index(c[0])))
+                choice = (size == 3, (size, ranks), -len(fill), by_suit)
+                if best is None or choice > best[0]:
+                    best = (choice, frozenset(subset), f"set_of_{size}")
+    assert best is not None  # every card alone is a set of one
+    (qualifies, score, natural, by_suit), played, category = best
+    # hands that do not qualify are ranked alike before natural-beats-wild and the suits
+    return (qualifies, score if qualifies else (), natural, by_suit), played, category
+
+
+def test_a_hand_that_does_not_qualify_plays_its_best_subset(tmp_path: Path) -> None:
+    """With a qualifier, the generic evaluator chose among a holding's hands by natural-beats-wild and
+    the suit tie-break before their value when none qualified: 9h Ks played the 9h alone (a set of one
+    in the top suit) instead of the K-9 set of two, and 9h Kh X the Kh without the joker instead of A-K.
+    The tables valued those holdings the same way; evaluate on the tables filled the whole short holding.
+    Every holding of the deck (up to three cards) against a brute force over subsets and joker cards."""
+    from conformance.brute import same_order
+
+    from evaluator.compiled import fasthand
+    from evaluator.compiled.tables import tables_for
+    from evaluator.engine.evaluate import engine_for
+
+    rules = load(write(tmp_path, BADUGI_QUALIFIED))
+    engine = engine_for(rules)
+    assert engine.evaluate(rules.cards("9h Ks")).category == "set_of_2"
+    assert set(engine.evaluate(rules.cards("9h Kh X")).cards) == {"Kh", "X"}
+    tables_for(rules)
+    assert fasthand.evaluate(rules, "9h Ks").category == "set_of_2"
+    for _ in range(40):  # past the calls answered generically: evaluate runs on the tables
+        rules.evaluate("9h Ks")
+    deck = [str(card) for card in rules.deck]
+    keyed = []
+    holdings = [holding for k in (1, 2, 3) for holding in combinations(deck, k)]
+    values = rules.rank_many(np.array([[deck.index(c) for c in h] for h in holdings if len(h) == 3]))
+    batch = iter(values.tolist())
+    for holding in holdings:
+        text = " ".join(holding)
+        strength, played, category = plain_best_set(holding)
+        hand = engine.evaluate(rules.cards(text))
+        assert (hand.category, frozenset(map(str, hand.cards))) == (category, played), text
+        on_tables = rules.evaluate(text)  # warm: the table closure (fasthand.evaluate where it does not qualify)
+        assert (on_tables.category, on_tables.cards, on_tables.strength) == (hand.category, hand.cards, hand.strength)
+        value = rules.rank(rules.encode(text))
+        if len(holding) == 3:
+            assert next(batch) == value, text
+        keyed.append((value, strength, text))
+        keyed.append((value, hand.strength, text))
+    assert not same_order([(value, strength, text) for value, strength, text in keyed[::2]])
+    assert not same_order([(value, strength, text) for value, strength, text in keyed[1::2]])
+
+
+def test_diff_of_a_game_whose_extra_cards_outrun_the_deck_is_g125(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """diff dealt a dealer's-choice game's extra cards from the cards nobody was given without a
+    bound: seven cards each of sixteen and a queen dealt down buying one more ran out (IndexError)."""
+    from evaluator.cli.main import main
+
+    path = write(
+        tmp_path,
+        "name: found\nextends: standard\ndeck: {ranks: [T, J, Q, K, A], suits: [h, d, s], jokers: 1}\n"
+        "wild: {jokers: true}\ngame: {hole: 7, board: 0, extra: [{rank: Q, face: down, gives: up}]}\n",
+    )
+    assert not [d for d in check_file(path) if d.severity == "error"]
+    assert main(["diff", str(path), "standard", "--samples", "60"]) == 1
+    assert "error G125: found's deck runs out before this deal is complete" in capsys.readouterr().err
+
+
+def test_diff_showdowns_tie_hands_that_do_not_qualify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """diff's share of changed showdowns compared table values in batch, and the values of two hands
+    that do not qualify differ by natural-beats-wild and the suit tie-break: it counted wins where
+    compare says tie (K-K against 9-9 when only five of a kind qualifies)."""
+    import json
+
+    from evaluator.cli.main import main
+    from evaluator.engine.showdown import compare
+
+    path = write(
+        tmp_path,
+        "name: found\nextends: standard\ndeck: {ranks: [9, T, J, Q, K, A], jokers: 2}\n"
+        'categories: {five: {pattern: "XXXXX"}}\n'
+        "order: [five, straight_flush, four_of_a_kind, full_house, flush, straight, three_of_a_kind,\n"
+        "        two_pair, pair, high_card]\n"
+        "wild: {jokers: true}\nnatural_beats_wild: true\n"
+        "suits: {order: [s, h, c, d], tiebreak: highest_unpaired}\nqualifier: category >= five\n",
+    )
+    assert main(["diff", str(path), "standard", "--json", "--samples", "200"]) == 0
+    showdowns = json.loads(capsys.readouterr().out)["showdowns"]
+    rules = load(path)
+    assert showdowns["examples"]
+    for example in showdowns["examples"]:
+        first, second = " ".join(example["first"]), " ".join(example["second"])
+        assert example["outcome_a"] == compare(rules, first, second), example

@@ -54,10 +54,10 @@ engine evaluates ONE representative hand of that shape with ``Engine.fill``
 
 Hands compare as ``Engine.best`` compares them -- by qualifying, score and the
 natural-beats-wild part of ``Fill.strength``; a suit tie-break only orders hands of
-equal value and is left out. One addition: among subsets that do not qualify
-(``qualifier:``), the best-scoring one plays -- ``Fill.strength`` drops the score
-of a non-qualifying hand, which would leave the category of such a holding to the
-order of its cards. Distinct hand values are distinct classification
+equal value and is left out. The score counts among subsets that do not qualify
+(``qualifier:``) too, before natural-beats-wild: ``Fill.strength`` drops the score
+of a non-qualifying hand, but such a holding still plays its best-scoring hand.
+Distinct hand values are distinct classification
 values (plus the wild count where naturals beat wilds): a hand that does not
 qualify keeps its value.
 
@@ -94,7 +94,7 @@ UNSUITED_CACHE = 4096
 #: Called with the fraction done (0.0 to 1.0) while counting.
 Progress = Callable[[float], None]
 
-Strength = tuple[tuple[int, ...], ...]  # Fill.strength without the suit tie-break, then the score
+Strength = tuple[tuple[int, ...], ...]  # qualifying, score, natural-beats-wild (Engine.best's order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,7 +368,8 @@ class _Valuer:
             result = self.engine.fill(cards + [Card.joker(1)] * wilds, [False] * len(cards) + [True] * wilds)
             if result is not None:
                 classification = result.classification
-                strength = result.strength[:3] + (classification.score,)
+                # Engine.best's order without the suit tie-break: qualifying, score, natural-beats-wild
+                strength = (result.strength[0], classification.score, result.strength[2])
                 value = (classification.value, strength[2])
                 outcome = Outcome(strength, classification.category.name, value, ranks, played_ranks(result))
         self.fills[key] = outcome

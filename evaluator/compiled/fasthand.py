@@ -20,9 +20,10 @@ display work back to the generic evaluator for the few hands that need it:
 
 Where the tables cannot answer, the generic path does (see :func:`fast_mode`):
 ``beats:`` exceptions (compare and showdown), lowest-card wild in a game with a
-card-usage rule, and hands that do not qualify when more than ``hand.size``
+card-usage rule, hands that do not qualify when more than ``hand.size``
 cards are held (the generic evaluator then prefers the best-scoring subset,
-which the table value does not see).
+which the table value does not see), and the cards that play in a
+``best_subset`` ruleset (a smaller subset may beat the whole holding).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class FastHands:
     def best_subset(self, ids: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:
         """(value, positions of the cards that play) the generic best-of-N picks, or
         None when only the generic path can tell (see the module docstring)."""
+        if self.ruleset.best_subset:
+            return None  # a subset of any size may play, even of a short holding: the generic search
         codes = [self.codes[i] for i in ids]
         best = self.rank(codes)
         if len(ids) <= self.size:

@@ -38,8 +38,10 @@ from .table_layout import EXTRA_CARDS, Strength, Tables, card_model
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
 
-#: Bumped whenever the layout of a cache file or of the tables changes.
-FORMAT_VERSION = 7
+#: Bumped whenever the layout of a cache file or of the tables changes, or the values
+#: the generic evaluator gives them (7: two packs laid out for ten cards; 8: a hand
+#: that does not qualify plays its best score).
+FORMAT_VERSION = 8
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"

@@ -525,9 +525,11 @@ class Engine:
             fill = self.fill(subset, mask(subset))
             if fill is None:
                 continue
-            # strength ties every hand that misses the qualifier; such a player
-            # still plays the best of their cards, so the score breaks that tie
-            key = (fill.strength, fill.classification.score)
+            # strength ties every hand that misses the qualifier; such a player still
+            # plays the best of their cards: the score decides before natural-beats-wild
+            # and the suit tie-break (else a lone top suit outplays a bigger hand)
+            strength = fill.strength
+            key = (strength[0], fill.classification.score, strength[2], strength[3])
             if best is None or key > best_key:
                 best, best_key = fill, key
         return best

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..core.errors import GameError, error
 from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
 
@@ -181,7 +182,12 @@ def dealt_pot_shares(ruleset: Ruleset, deal: Deal, own: Shape) -> list[Fraction]
     known = Known(len(holes), [[(card, None) for card in hole] for hole in holes], [], [(card, None) for card in board])
     rest = known.left(ruleset)
     plain_random.Random(hash(tuple(sorted(rest))) & 0xFFFFFFFF).shuffle(rest)
-    runs = complete(ruleset, known, rest)
+    try:
+        runs = complete(ruleset, known, rest)
+    except IndexError:  # extra cards (or runs) ask for more cards than the deck has left
+        raise error(
+            GameError, "G125", f"{ruleset.name}'s deck runs out before this deal is complete", "<deal>"
+        ) from None
     declare = None
     game = ruleset.game
     if game is not None and game.declare is not None:

@@ -127,6 +127,16 @@ def _batch_outcomes(ruleset: Ruleset, firsts: Sequence[Sequence[Card]], seconds:
     index = {card: number for number, card in enumerate(ruleset.deck)}
     first = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in firsts], dtype=np.int64))
     second = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in seconds], dtype=np.int64))
+    if ruleset.qualifier is not None:
+        # two hands that do not qualify tie (compare), whatever their values: one value for all
+        # of them, below every qualifying value and above no hand (-1)
+        from ..compiled.fasthand import fast_hands
+
+        hands = fast_hands(ruleset)
+        qualifying = np.asarray(hands.categories) >= 0
+        for values in (first, second):
+            made = values >= 0
+            values[made & ~qualifying[np.maximum(values, 0) // hands.value_scale]] = 0
     return np.sign(first - second)  # no hand (-1) loses to any hand, as _outcome says
 
 

@@ -9,17 +9,23 @@ card of the deck for each of them (itertools), not by reasoning about ranks as
 the engine does, and each filled hand is classified by reading its ranks and
 suits directly.
 
-It judges one hand of ``hand.size`` cards: ``strength`` is (qualifies, score,
-natural-beats-wild) -- what decides between hands before the suit tie-break
--- and ``suit_key`` the tie-break of a hand without wild cards (the suit a
-wild card takes is the engine's documented choice, not a search).
+It judges one holding: a hand of ``hand.size`` cards, the best ``hand.size``
+of more cards, or (``best_subset``) the best subset of ``hand.min`` to
+``hand.size`` cards, badugi's sets of different ranks and suits included.
+Among a holding's hands the one that plays is chosen by qualifying, then the
+score, then natural-beats-wild, then the suit tie-break: the qualifier says
+whether a hand can win, not which of its cards play. ``strength`` is
+(qualifies, score -- left out when the hand does not qualify --,
+natural-beats-wild), what decides between hands before the suit tie-break, and
+``suit_key`` the tie-break of a holding without wild cards (the suit a wild
+card takes is the engine's documented choice, not a search).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from .features import Spec
@@ -84,6 +90,8 @@ class Brute:
                 return index, (top,)
             if kind == "royal" and top is not None and flush and top == self.value["A"]:
                 return index, (top,)
+            if kind == "set" and len(cards) == plain[1] == len(counts) == len({suit for _, suit in cards}):
+                return index, tuple(value for _, value in groups)
         return None
 
     def _qualifies(self, index: int, cards: Sequence[Card]) -> bool:
@@ -96,14 +104,15 @@ class Brute:
         return len(set(values)) == len(values) == self.spec.size and max(values) <= self.value[plain[1]]
 
     def _score(self, cards: Sequence[Card]) -> tuple[Any, ...] | None:
+        """(qualifies, score) of a filled hand; the score is kept when it does not qualify,
+        as the hands of one holding are chosen by it."""
         found = self.classify(cards)
         if found is None:
             return None
         index, key = found
         value = (len(self.names) - index,) + key
         score = value if self.spec.direction == "high" else tuple(-v for v in value)
-        qualifies = self._qualifies(index, cards)
-        return (1 if qualifies else 0, score if qualifies else ())
+        return (1 if self._qualifies(index, cards) else 0, score)
 
     # --- wild cards ---------------------------------------------------------------------------
 
@@ -121,16 +130,38 @@ class Brute:
         return mask
 
     def strength(self, cards: Sequence[Card]) -> tuple[Any, ...] | None:
-        """(qualifies, score, natural-beats-wild) of the best way the hand plays; None: no category."""
-        mask = self.wild_mask(cards)
-        naturals = [card for card, w in zip(cards, mask, strict=True) if not w]
-        if any(rank == "X" for rank, _ in naturals):
-            return None  # a joker that is not wild never plays
-        wilds = len(cards) - len(naturals)
-        best = self._best_fill(naturals, wilds)
-        if best is None:
-            return None
-        return best + (((-wilds,),) if self.spec.natural_beats_wild else ((),))
+        """(qualifies, score, natural-beats-wild) of the best way the holding plays; None: no category."""
+        found = self.best(cards)
+        return None if found is None else found[0]
+
+    def best(self, cards: Sequence[Card]) -> tuple[tuple[Any, ...], list[Card]] | None:
+        """(strength, the cards that play) of a holding: every hand it holds (see the module
+        docstring) tried, each with every fill of its wild cards; None: no category."""
+        spec = self.spec
+        mask = dict(zip(cards, self.wild_mask(cards), strict=True))  # decided on the whole holding
+        if spec.best_subset:
+            sizes = range(min(spec.size, len(cards)), spec.min - 1, -1)
+        else:
+            sizes = range(min(spec.size, len(cards)), min(spec.size, len(cards)) - 1, -1)
+        chosen: tuple[tuple[Any, ...], tuple[Any, ...], list[Card]] | None = None
+        for size in sizes:
+            for hand in combinations(cards, size):
+                naturals = [card for card in hand if not mask[card]]
+                if any(rank == "X" for rank, _ in naturals):
+                    continue  # a joker that is not wild never plays
+                wilds = size - len(naturals)
+                filled = self._best_fill(naturals, wilds)
+                if filled is None:
+                    continue
+                qualifies, score = filled
+                natural = (-wilds,) if spec.natural_beats_wild else ()
+                # a hand with wild cards: its suits are the engine's choice, ties between such hands
+                # change no strength, so they are left to the order of the subsets
+                suits = self.suit_key(hand) if spec.tiebreak != "none" and not wilds else ()
+                key = (qualifies, score, natural, suits)
+                if chosen is None or key > chosen[0]:
+                    chosen = (key, (qualifies, score if qualifies else (), natural), list(hand))
+        return None if chosen is None else (chosen[1], chosen[2])
 
     def _best_fill(self, naturals: list[Card], wilds: int) -> tuple[Any, ...] | None:
         if wilds == 0:

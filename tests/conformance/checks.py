@@ -53,7 +53,20 @@ from .deal_features import is_by_deal
 from .features import Spec
 from .subject import CHECK_ONLY, Subject, refused, run_cli, write_files
 
-__all__ = ["CHECKS", "DEAL_CHECKS", "CHECK_ONLY", "Subject", "accepted", "conform", "refused", "run_cli", "write_files"]
+__all__ = [
+    "CHECKS",
+    "DEAL_CHECKS",
+    "CHECK_ONLY",
+    "Subject",
+    "accepted",
+    "check_brute_force",
+    "check_evaluate",
+    "check_rank",
+    "conform",
+    "refused",
+    "run_cli",
+    "write_files",
+]
 
 
 def _hand_facts(hand: Any) -> tuple[Any, ...]:
@@ -149,13 +162,18 @@ def check_rank(s: Subject) -> None:
     for text in s.holdings(60):
         cards = rs.cards(text)
         try:
-            strength = engine.evaluate(cards).strength
+            hand = engine.evaluate(cards)
         except PokerRulesError:
-            strength = None
+            hand = None
         value = rs.rank(rs.encode(text))
-        assert (value < 0) == (strength is None), text
-        if strength is not None:
-            keyed.append((strength, value, text))
+        assert (value < 0) == (hand is None), text
+        if hand is None:
+            continue
+        assert fasthand.fast_hands(rs).qualifies(value) == hand.qualifies, text
+        # more cards than a hand that do not qualify play their best-scoring hand, which the
+        # value does not see (docs/fast-calls.md): it is the best strength of any of their hands
+        if hand.qualifies or len(cards) <= rs.hand_size:
+            keyed.append((hand.strength, value, text))
         ids = list(ranker.card_ids(text))
         by_size.setdefault(len(ids), []).append((ids, value))
     problems = same_order([(strength, value, text) for strength, value, text in keyed])
@@ -216,36 +234,48 @@ def _ids(rs: Ruleset, text: str) -> list[int]:
     return list(ruleset_ranker(rs).card_ids(text))
 
 
+def _brute_sizes(s: Subject) -> list[int]:
+    """Holding sizes the brute force judges: ``hand.size``; every size a best subset can
+    have; one card more when a qualifier makes the choice of the hand that plays matter."""
+    spec = s.spec
+    if spec.best_subset:
+        return list(range(max(spec.min, 1), spec.size + 1))
+    if spec.qualifier is not None and s.ruleset.game is None and spec.size < len(s.deck):
+        return [spec.size, spec.size + 1]
+    return [spec.size]
+
+
 def check_brute_force(s: Subject) -> None:
-    """The generic engine against the brute force, on every hand of a small deck (a sample
+    """The generic engine against the brute force, on every holding of a small deck (a sample
     of a bigger one): the same order before the suit tie-break, the same suit key after it."""
     spec, rs = s.spec, s.ruleset
     if not spec.brute_force or len(s.deck) > 26:
         return
     brute = Brute(spec)
     engine = engine_for(rs)
-    size = rs.hand_size
-    everything = comb(len(s.deck), size) <= BRUTE_HANDS
+    sizes = _brute_sizes(s)
+    everything = sum(comb(len(s.deck), size) for size in sizes) <= BRUTE_HANDS
     hands: Iterator[tuple[int, ...]] | list[tuple[int, ...]]
     if everything:
-        hands = combinations(range(len(s.deck)), size)
+        hands = (positions for size in sizes for positions in combinations(range(len(s.deck)), size))
     else:
-        hands = [tuple(sorted(s.rng.sample(range(len(s.deck)), size))) for _ in range(BRUTE_HANDS)]
+        hands = [tuple(sorted(s.rng.sample(range(len(s.deck)), s.rng.choice(sizes)))) for _ in range(BRUTE_HANDS)]
     keyed = []
     for positions in hands:
         texts = [s.deck[i] for i in positions]
         label = " ".join(texts)
         cards = rs.cards(label)
-        expected = brute.strength([card_tuple(t) for t in texts])
+        found = brute.best([card_tuple(t) for t in texts])
         try:
-            strength = engine.evaluate(cards).strength
+            hand = engine.evaluate(cards)
         except PokerRulesError as problem:
-            assert problem.first.code == "C106" and expected is None, (label, problem)
+            assert problem.first.code == "C106" and found is None, (label, problem)
             continue
-        assert expected is not None, f"{label}: the engine found {strength}, the brute force no category"
-        keyed.append((tuple(strength[:3]), expected, label))
+        assert found is not None, f"{label}: the engine found {hand.strength}, the brute force no category"
+        expected, played = found
+        keyed.append((tuple(hand.strength[:3]), expected, label))
         if rs.tiebreak != "none" and not any(brute.wild_mask([card_tuple(t) for t in texts])):
-            assert strength[3] == brute.suit_key([card_tuple(t) for t in texts]), label
+            assert hand.strength[3] == brute.suit_key(played), label
     problems = same_order(keyed)
     assert not problems, problems[:3]
 

@@ -82,7 +82,7 @@ class Spec:
     #: False once a feature the brute force cannot judge is chosen
     plain: bool = True
     #: features that must be chosen (not left out) in this run: "wild", "tiebreak",
-    #: "suit forms", "game", "beats", "qualifier", "deal" (the dealer's-choice keys)
+    #: "suit forms", "game", "beats", "qualifier", "best_subset", "deal" (the dealer's-choice keys)
     focus: frozenset[str] = frozenset()
 
     # --- derived -------------------------------------------------------------------
@@ -106,8 +106,7 @@ class Spec:
             self.plain
             and all(category.plain is not None for category in self.categories)
             and (self.qualifier is None or self.qualifier_plain is not None)
-            and self.min == self.size
-            and not self.best_subset
+            and (self.min == self.size or self.best_subset)
         )
 
     def category_names(self) -> list[str]:
@@ -244,6 +243,13 @@ def hand(draw: Draw, spec: Spec) -> None:
         spec.used.add("hand.min")
     if spec.size <= 4 and spec.min < spec.size and draw(st.booleans()):
         spec.best_subset = True
+    if "best_subset" in spec.focus:
+        # from one card: every holding has a set of one (a larger min leaves a pair without a
+        # category, R113, as other profiles find)
+        spec.size, spec.min = draw(st.sampled_from([3, 4])), 1
+        spec.best_subset = True
+        spec.used.add("hand.min")
+    if spec.best_subset:
         spec.used.add("best_subset")
 
 
@@ -287,14 +293,14 @@ def poker_categories(n: int, n_of_a_kind: bool = True, royal: bool = False) -> l
 
 
 def _subset_categories(spec: Spec) -> None:
-    """Badugi's family: the best set of k cards of different ranks and suits, bigger sets first."""
+    """Badugi's family: the best set of k cards of different ranks and suits, bigger sets first
+    (no set of more cards than the deck has suits: ``suits = 4`` of a three-suit deck is P217)."""
     spec.categories = [
-        Category(f"set_of_{k}", " ".join(LETTERS[:k]) + f" & suits = {k}", None, "{X}-high set")
-        for k in range(spec.size, spec.min - 1, -1)
+        Category(f"set_of_{k}", " ".join(LETTERS[:k]) + f" & suits = {k}", ("set", k), "{X}-high set")
+        for k in range(min(spec.size, len(spec.suits)), spec.min - 1, -1)
     ]
     if spec.min > 1:
-        spec.categories.append(Category("no_set", " ".join(LETTERS[: spec.min]), None))
-    spec.plain = False
+        spec.categories.append(Category("no_set", " ".join(LETTERS[: spec.min]), ("shape", (1,) * spec.min)))
 
 
 def suit_forms(draw: Draw, spec: Spec) -> None:

@@ -32,8 +32,15 @@ from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, miss
 
 from evaluator.cli.output import RAISE_INTERNAL_ENV
 from evaluator.core.resources import CACHE_ENV
+from evaluator.rules import build
 
 os.environ[RAISE_INTERNAL_ENV] = "1"
+
+# load() keeps the last dozen rulesets it built, each with its tables and caches (up to
+# 100 MB for the wild-card games once their batches have run): a test worker keeps four,
+# so a module that goes through the catalogue does not hold a dozen games at once.
+LOADED_IN_TESTS = 4
+build.LOADED_LIMIT = LOADED_IN_TESTS
 
 __all__ = ["reference_data_dir", "reference_data", "table_cache"]
 
@@ -122,9 +129,7 @@ def forget_process_caches() -> None:
     :data:`PROCESS_CACHES`, then give the freed heap back to the system (glibc's
     ``malloc_trim``: freed arrays otherwise stay in the process's arenas, and two
     workers on one machine would each keep their high-water mark)."""
-    from evaluator.rules.build import forget_loaded
-
-    forget_loaded()
+    build.forget_loaded()
     for module_name, name in PROCESS_CACHES:
         module = sys.modules.get(module_name)
         if module is None:
@@ -142,10 +147,10 @@ def _trim_heap() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:  # not glibc (musl): nothing to trim
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl): nothing to trim
         return
-    libc.malloc_trim(0)
+    trim(0)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -78,3 +78,21 @@ def test_video_poker_subset_counts_keep_no_ruleset_alive_and_are_bounded(tmp_pat
         payback.final_hands(ruleset)
     assert len(payback._FINAL_HANDS) == payback.FINAL_HANDS_KEPT  # the least recently used went
     payback.forget_final_hands()
+
+
+def test_the_caches_each_test_module_forgets_exist_and_are_emptied(tmp_path: Path) -> None:
+    import importlib
+
+    from conftest import PROCESS_CACHES, forget_process_caches
+
+    from evaluator.draw import payback
+
+    for module_name, name in PROCESS_CACHES:
+        if module_name.startswith("evaluator."):  # a renamed cache would silently be kept
+            assert hasattr(importlib.import_module(module_name), name), (module_name, name)
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL, encoding="utf-8")
+    payback.final_hands(evaluator.load(path))
+    assert payback._FINAL_HANDS and build._LOADED
+    forget_process_caches()
+    assert not payback._FINAL_HANDS and not build._LOADED

@@ -153,6 +153,11 @@ def _trim_heap() -> None:
     trim(0)
 
 
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Give the heap a test freed back to the system (a few milliseconds)."""
+    _trim_heap()
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _forget_rulesets_after_each_module() -> Iterator[None]:
     """A test module's rulesets and cached results are let go when it ends, so a worker

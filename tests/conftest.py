@@ -20,8 +20,10 @@ re-exported here.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
+import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -30,8 +32,15 @@ from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, miss
 
 from evaluator.cli.output import RAISE_INTERNAL_ENV
 from evaluator.core.resources import CACHE_ENV
+from evaluator.rules import build
 
 os.environ[RAISE_INTERNAL_ENV] = "1"
+
+# load() keeps the last dozen rulesets it built, each with its tables and caches (up to
+# 100 MB for the wild-card games once their batches have run): a test worker keeps four,
+# so a module that goes through the catalogue does not hold a dozen games at once.
+LOADED_IN_TESTS = 4
+build.LOADED_LIMIT = LOADED_IN_TESTS
 
 __all__ = ["reference_data_dir", "reference_data", "table_cache"]
 
@@ -42,6 +51,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     and the tests marked ``exhaustive`` run too."""
     parser.addoption(
         "--slow", action="store_true", default=False, help="the long profile: conformance and exhaustive tests"
+    )
+    parser.addoption(
+        "--memory-log",
+        metavar="FILE",
+        default=None,
+        help="append each test's memory to FILE (Linux): node id, MiB resident before and after, its own peak",
     )
 
 
@@ -88,15 +103,100 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
+# What a process keeps between questions, by module and name: a dict is emptied, a
+# cached function cleared. Only modules already imported are touched (clearing never
+# imports Dask or the draw stage into a module that did not use them); a name that is
+# no longer there fails the module's teardown, so a renamed cache is not silently kept.
+PROCESS_CACHES = (
+    ("evaluator.draw.payback", "_FINAL_HANDS"),  # 60 MB per video-poker game
+    ("evaluator.compiled.suitvalue_cache", "_MEMO"),  # suit-class valuations
+    ("evaluator.odds.odds", "_PREPARED"),  # deal tables and share engines (and their rulesets)
+    ("evaluator.odds.chart_run", "_PREPARED"),
+    ("evaluator.odds.board_run", "_PLANS"),  # board-major plans: holding values per board class
+    ("evaluator.odds.cluster", "_BUILT"),  # rulesets rebuilt from a document
+    ("evaluator.odds.boards", "_combinations"),
+    ("evaluator.tools.lint_coverage", "_ANALYSES"),
+    ("evaluator.rules.load", "_PARSED"),
+    # the tests' own helpers: every five-card hand of 52 cards, censuses
+    ("meeting", "every_hand"),
+    ("test_flips", "all_hands"),
+    ("test_flips", "found"),
+)
+
+
+def forget_process_caches() -> None:
+    """Let go of every ruleset :func:`evaluator.load` keeps and of the caches in
+    :data:`PROCESS_CACHES`, then give the freed heap back to the system (glibc's
+    ``malloc_trim``: freed arrays otherwise stay in the process's arenas, and two
+    workers on one machine would each keep their high-water mark)."""
+    build.forget_loaded()
+    for module_name, name in PROCESS_CACHES:
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        cache = getattr(module, name)
+        if hasattr(cache, "cache_clear"):
+            cache.cache_clear()
+        else:
+            cache.clear()
+    gc.collect()
+    _trim_heap()
+
+
+def _trim_heap() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl): nothing to trim
+        return
+    trim(0)
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Give the heap a test freed back to the system (a few milliseconds)."""
+    _trim_heap()
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _forget_rulesets_after_each_module() -> Iterator[None]:
-    """A test module's rulesets are let go when it ends, so a worker that runs many
-    modules holds the memory of its largest module, not of all of them."""
+    """A test module's rulesets and cached results are let go when it ends, so a worker
+    that runs many modules holds the memory of its largest module, not of all of them."""
     yield
-    from evaluator.rules.build import forget_loaded
+    forget_process_caches()
 
-    forget_loaded()
-    gc.collect()
+
+def _status_mib(*fields: str) -> list[int]:
+    """Fields of ``/proc/self/status`` (``VmRSS``, ``VmHWM``) in MiB."""
+    found = dict.fromkeys(fields, 0)
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in found:
+                found[name] = int(value.split()[0]) // 1024
+    return [found[name] for name in fields]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """``--memory-log FILE``: one line per test, ``node id, resident before, after, peak``
+    (MiB), the peak being the test's own (setup, call and teardown, the module's cleanup
+    included when it is the module's last test): the high-water mark is reset before it.
+    ``/proc/self/status`` is Linux's: elsewhere the option fails the first test."""
+    log = item.config.getoption("--memory-log")
+    if not log:
+        yield
+        return
+    (before,) = _status_mib("VmRSS")
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")  # reset VmHWM to the current resident size
+    except OSError:  # not Linux, or not allowed: the peak is then the process's so far
+        pass
+    yield
+    after, peak = _status_mib("VmRSS", "VmHWM")
+    with open(log, "a", encoding="utf-8") as out:
+        out.write(f"{item.nodeid}\t{before}\t{after}\t{peak}\n")
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

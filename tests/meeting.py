@@ -9,7 +9,7 @@ those holding each two cards, and so on).
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations, product
+from itertools import chain, combinations, product
 from math import comb
 
 import numpy as np
@@ -26,8 +26,11 @@ def same_ranks_pairs(multiplicities: tuple[int, ...], suits: int, suited: bool) 
 
 @cache
 def every_hand() -> np.ndarray:
-    """Every 5-card hand of 52 card ids (rank * 4 + suit, rank 0 = deuce ... 12 = ace)."""
-    return np.array(list(combinations(range(52), 5)), dtype=np.int64)
+    """Every 5-card hand of 52 card ids (rank * 4 + suit, rank 0 = deuce ... 12 = ace), as int8:
+    13 MB, and so are the ranks and suits derived from it (bit masks are made with ``np.int64(1) <<``)."""
+    # streamed into the array: a list of 2.6 M tuples first would take a few hundred MB
+    cards = chain.from_iterable(combinations(range(52), 5))
+    return np.fromiter(cards, dtype=np.int8, count=5 * comb(52, 5)).reshape(-1, 5)
 
 
 def standard_classes(hands: np.ndarray) -> dict[str, np.ndarray]:

@@ -10,7 +10,7 @@ import json
 import random
 from collections import Counter
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -216,7 +216,8 @@ def test_a_sampled_census_never_calls_itself_exact(capsys: pytest.CaptureFixture
 @cache
 def all_hands() -> np.ndarray:
     """Every 5-card hand of 52 card ids (rank * 4 + suit, rank 0 = deuce ... 12 = ace)."""
-    return np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    cards = chain.from_iterable(combinations(range(52), 5))  # streamed: no list of 2.6 M tuples
+    return np.fromiter(cards, dtype=np.int8, count=5 * comb(52, 5)).reshape(-1, 5)
 
 
 def brute_low_tops(ace_low: bool, straights_and_flushes_count: bool) -> dict[str, int]:

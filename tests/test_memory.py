@@ -54,3 +54,45 @@ def test_forget_loaded_lets_every_ruleset_go() -> None:
     gc.collect()
     assert gone() is None and not build._LOADED
     assert evaluator.load("standard").name == "standard"
+
+
+def test_video_poker_subset_counts_keep_no_ruleset_alive_and_are_bounded(tmp_path: Path) -> None:
+    from evaluator.draw import payback
+
+    payback.forget_final_hands()
+    rulesets = []
+    for index in range(payback.FINAL_HANDS_KEPT + 1):
+        path = tmp_path / f"deck{index}.yaml"
+        ranks = ", ".join("2345678"[7 - index :] + "9TJQKA")  # each game a deck of its own
+        text = SMALL.replace("name: small", f"name: deck{index}").replace("[9, T, J, Q, K, A]", f"[{ranks}]")
+        path.write_text(text, encoding="utf-8")
+        rulesets.append(evaluator.load(path))
+    first = payback.final_hands(rulesets[0])
+    assert payback.final_hands(rulesets[0]) is first  # asked again: kept, not built again
+    gone = weakref.ref(rulesets[0])
+    del rulesets[0]
+    build.forget_loaded()
+    gc.collect()
+    assert gone() is None, "the subset counts kept for a game do not keep its ruleset (and tables) alive"
+    for ruleset in rulesets:
+        payback.final_hands(ruleset)
+    assert len(payback._FINAL_HANDS) == payback.FINAL_HANDS_KEPT  # the least recently used went
+    payback.forget_final_hands()
+
+
+def test_the_caches_each_test_module_forgets_exist_and_are_emptied(tmp_path: Path) -> None:
+    import importlib
+
+    from conftest import PROCESS_CACHES, forget_process_caches
+
+    from evaluator.draw import payback
+
+    for module_name, name in PROCESS_CACHES:
+        if module_name.startswith("evaluator."):  # a renamed cache would silently be kept
+            assert hasattr(importlib.import_module(module_name), name), (module_name, name)
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL, encoding="utf-8")
+    payback.final_hands(evaluator.load(path))
+    assert payback._FINAL_HANDS and build._LOADED
+    forget_process_caches()
+    assert not payback._FINAL_HANDS and not build._LOADED

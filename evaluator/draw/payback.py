@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,16 +41,34 @@ class PaybackError(PokerRulesError):
     """A question a pay table cannot answer (a hand of the wrong size...)."""
 
 
-@lru_cache(maxsize=8)  # about 25 MB each; a comparison or a test session visits a few games
-def _final_hands(ruleset: Ruleset) -> FinalHands:
-    return build_final_hands(ruleset)
+#: Subset counts kept in memory, by the ruleset's content hash: about 60 MB each once
+#: the counts per subset are swept down, and a comparison visits two games. Keyed by
+#: hash, not by the ruleset, so that keeping them does not keep a ruleset (its tables
+#: and evaluation caches) alive after :func:`evaluator.load` lets it go.
+FINAL_HANDS_KEPT = 2
+_FINAL_HANDS: OrderedDict[str, FinalHands] = OrderedDict()
 
 
 def final_hands(ruleset: Ruleset, progress: Progress | None = None) -> FinalHands:
-    """The subset counts of ``ruleset`` (built once per process, a few seconds)."""
-    if progress is not None and _final_hands.cache_info().currsize == 0:
-        progress(0.0)
-    return _final_hands(ruleset)
+    """The subset counts of ``ruleset`` (built once per process, a few seconds; the
+    last :data:`FINAL_HANDS_KEPT` games are kept, least recently used out)."""
+    from ..compiled.table_cache import ruleset_hash
+
+    key = ruleset_hash(ruleset)
+    found = _FINAL_HANDS.pop(key, None)
+    if found is None:
+        if progress is not None:
+            progress(0.0)
+        found = build_final_hands(ruleset)
+    _FINAL_HANDS[key] = found
+    while len(_FINAL_HANDS) > FINAL_HANDS_KEPT:
+        _FINAL_HANDS.popitem(last=False)
+    return found
+
+
+def forget_final_hands() -> None:
+    """Drop the subset counts kept in memory (the next question builds them again)."""
+    _FINAL_HANDS.clear()
 
 
 @dataclass(frozen=True)

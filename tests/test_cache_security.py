@@ -500,6 +500,7 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
 
 def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     from evaluator.compiled import suitvalue_cache, table_cache
+    from evaluator.draw import strategy_cache
     from evaluator.rules import parsercache
 
     assert {table_cache.MAGIC, table_cache.GROWN_MAGIC, parsercache.MAGIC, suitvalue_cache.MAGIC} <= set(
@@ -507,6 +508,7 @@ def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     )
     assert suitvalue_cache.SUFFIX in diskcache.CACHE_SUFFIXES
     assert table_cache.grown_path(load("standard"), 8).suffix in diskcache.CACHE_SUFFIXES
+    assert strategy_cache.MAGIC in diskcache.MAGICS and strategy_cache.SUFFIX in diskcache.CACHE_SUFFIXES
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

@@ -5,11 +5,11 @@ file means growing them again."""
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from signed_files import resign
 
 from evaluator import load
 from evaluator.compiled import tables as tables_module
@@ -64,23 +64,19 @@ def test_grown_tables_are_written_then_read_instead_of_grown(folder: Path, monke
 
 def _rewrite(path: Path, key: bytes, spoil: str) -> None:
     """Re-sign the grown file with ``key`` after spoiling its arrays (or not)."""
-    blob = path.read_bytes()
-    length = int.from_bytes(blob[8:12], "little")
-    header = json.loads(blob[12 : 12 + length])
-    with np.load(io.BytesIO(blob[12 + length :]), allow_pickle=False) as archive:
-        arrays = {name: archive[name] for name in archive.files}
-    if spoil == "unsorted":
-        arrays["nf_keys"] = arrays["nf_keys"][::-1].copy()
-    elif spoil == "values":
-        arrays["nf_values"] = arrays["nf_values"] + 10**6
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    payload = buffer.getvalue()
-    header.pop("hmac")
-    header["length"] = len(payload)
-    header["hmac"] = diskcache.CacheFolder(path.parent, -1, key).sign(GROWN_MAGIC, header, payload)
-    text = json.dumps(header).encode()
-    path.write_bytes(GROWN_MAGIC + len(text).to_bytes(4, "little") + text + payload)
+
+    def spoilt(payload: bytes) -> bytes:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+        if spoil == "unsorted":
+            arrays["nf_keys"] = arrays["nf_keys"][::-1].copy()
+        elif spoil == "values":
+            arrays["nf_values"] = arrays["nf_values"] + 10**6
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        return buffer.getvalue()
+
+    resign(path, GROWN_MAGIC, key, spoilt)
 
 
 @pytest.mark.parametrize(

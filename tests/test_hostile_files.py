@@ -528,12 +528,16 @@ def test_ctrl_c_exits_130_with_one_line() -> None:
         assert child.stdin is not None
         child.stdin.write("As Ks Qs Js Ts\n")
         child.stdin.flush()
-        time.sleep(5)  # the command is now reading stdin (it has not seen its end)
+        # its answer is out, so the command is past starting up and reading stdin again (it
+        # has not seen its end); a fixed wait could land in start-up on a loaded machine
+        assert child.stdout is not None
+        assert child.stdout.readline().startswith("As Ks Qs Js Ts  royal_flush")
+        time.sleep(0.5)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     finally:
         child.kill()
-    assert child.returncode == 130
+    assert child.returncode == 130, err
     assert err == "pokerrules: interrupted\n"
 
 

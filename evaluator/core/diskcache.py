@@ -52,9 +52,9 @@ DEFAULT_MAX_MB = 256
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
 #: The magic strings of the files this cache writes: only such files are pruned.
-MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN", b"PRSUITVL", b"PRGROWN1")
+MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN", b"PRSUITVL", b"PRGROWN1", b"PRSTRATG")
 #: Suffixes of the files this cache writes.
-CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown")
+CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown", ".strategy")
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"

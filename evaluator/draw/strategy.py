@@ -46,6 +46,7 @@ from .hold_types import (
     unpack,
 )
 from .paytable import PayTable
+from .strategy_cache import read_orders, write_orders
 from .strategy_search import Section, best_slot, improve
 from .strategy_text import line_phrases, line_text, rank_text
 from .videopoker import HAND, HOLDS, FinalHands, ReturnCalculator, best_holds, exact_return, hold_size
@@ -349,8 +350,14 @@ def build_strategy(table: PayTable, lines: int | None = None, progress: Progress
             len(game.keys),
             game.best[rows],
         )
-        section.set_order(_initial_order(section, game, rows))
         sections.append((wilds, section, rows))
+    kept = read_orders(table, lines, [wilds for wilds, _, _ in sections], len(game.keys))
+    if kept is not None:  # the search's result from an earlier run: the figures are worked out again
+        for (_, section, _), (_, order) in zip(sections, kept, strict=True):
+            section.set_order(order)
+        return _finish(table, game, sections, lines)
+    for _, section, rows in sections:
+        section.set_order(_initial_order(section, game, rows))
     for step, (_, section, _) in enumerate(sections):
         improve(section, fixed_last=True, tolerance=tolerance)
         for _ in range(2):
@@ -366,6 +373,7 @@ def build_strategy(table: PayTable, lines: int | None = None, progress: Progress
         _reduce(sections, game.geometry, [int(k) for k in game.keys], lines, tolerance)
         for _, section, _ in sections:
             section.drop_idle()
+    write_orders(table, lines, [(wilds, [list(line) for line in section.order]) for wilds, section, _ in sections])
     return _finish(table, game, sections, lines)
 
 

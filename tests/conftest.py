@@ -23,7 +23,9 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -31,6 +33,7 @@ import pytest
 from refdata import MISSING_DATA_PREFIX, REFERENCE_DATA_ENV, data_required, missing_data_reason, reference_data_dir
 
 from evaluator.cli.output import RAISE_INTERNAL_ENV
+from evaluator.core import diskcache
 from evaluator.core.resources import CACHE_ENV
 from evaluator.rules import build
 
@@ -43,6 +46,8 @@ LOADED_IN_TESTS = 4
 build.LOADED_LIMIT = LOADED_IN_TESTS
 
 __all__ = ["reference_data_dir", "reference_data", "table_cache"]
+
+_RUN_CACHE = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -89,18 +94,34 @@ def reference_data() -> Path:
     return found
 
 
-@pytest.fixture(scope="session")
-def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A table cache folder for the session (``$POKERRULES_CACHE`` when already set), so
-    tests that build tables never write to the user's cache. A module opts in with
-    ``pytestmark = pytest.mark.usefixtures("table_cache")``."""
-    if os.environ.get(CACHE_ENV):
-        yield Path(os.environ[CACHE_ENV])
+def pytest_configure(config: pytest.Config) -> None:
+    """One cache folder for the whole run, unless ``$POKERRULES_CACHE`` names one: made by
+    the main process before the workers start (they inherit it), so tables, suit
+    valuations and strategy lists are built once for both workers, never in the user's
+    cache; removed when the run ends. Tests that need an empty or a hostile cache make
+    their own folder."""
+    if hasattr(config, "workerinput") or os.environ.get(CACHE_ENV):
         return
-    folder = tmp_path_factory.mktemp("table-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, str(folder))
-        yield folder
+    folder = tempfile.mkdtemp(prefix="pokerrules-tests-")  # mode 0700, as the cache wants
+    os.environ[CACHE_ENV] = folder
+    os.environ.setdefault(diskcache.SIZE_ENV, "4096")  # the whole catalogue's files: never pruned mid-run
+    config.stash[_RUN_CACHE] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the run's cache folder (made by :func:`pytest_configure`)."""
+    folder = config.stash.get(_RUN_CACHE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(CACHE_ENV, None)
+
+
+@pytest.fixture(scope="session")
+def table_cache() -> Path:
+    """The run's cache folder (``$POKERRULES_CACHE``, set for every test by
+    :func:`pytest_configure`); a module may name it with
+    ``pytestmark = pytest.mark.usefixtures("table_cache")``."""
+    return Path(os.environ[CACHE_ENV])
 
 
 # What a process keeps between questions, by module and name: a dict is emptied, a

@@ -186,6 +186,7 @@ def _plain_equities(ruleset: Ruleset, known: list[Any]) -> dict[str, tuple[float
     return {name: (shares[name] / deals[name], deals[name]) for name in shares}
 
 
+@pytest.mark.exhaustive  # a minute of CPU; the exact hold'em chart's published cells run in CI (test_chart_exact)
 def test_an_exact_preflop_chart_equals_brute_force(sixteen: Ruleset) -> None:
     result = chart(sixteen, exact=True)
     assert result.method == "exact" and result.extra["engine"] == "board-major"

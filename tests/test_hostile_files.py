@@ -523,6 +523,9 @@ def test_ctrl_c_exits_130_with_one_line() -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C as a terminal delivers it: a test worker may run with SIGINT ignored, and
+        # an ignored signal stays ignored across exec (Python then installs no handler)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdin is not None

@@ -220,7 +220,11 @@ def sizes(rs: Ruleset) -> list[int]:
     return sorted({max(rs.hand_min, 1), rs.hand_size, rs.hand_size + 1, rs.hand_size + 2})
 
 
-@pytest.mark.parametrize("name", CATALOGUE)
+# freak-hands (a minute of CPU here) runs with --slow: its fast path is held to the generic
+# engine in CI by test_tables (every hand class, and random hands)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.exhaustive) if n == "freak-hands" else n for n in CATALOGUE]
+)
 def test_evaluate_and_compare_equal_the_generic_engine(name: str) -> None:
     rs = load(name)
     rng = random.Random(f"fast-{name}")

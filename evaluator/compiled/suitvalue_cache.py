@@ -114,15 +114,13 @@ def write_values(ruleset: Rules, values: SuitValues, path: Path) -> bool:
     save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag)
     save(buffer, **values.arrays())
     fields = dict(_expected_header(ruleset, values.cards), name=ruleset.name)
-    with diskcache.open_folder(path.parent) as folder:
-        return folder is not None and folder.write(path.name, MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, MAGIC, fields, buffer.getvalue())
 
 
 def read_values(ruleset: Rules, cards: int, path: Path) -> SuitValues | None:
     """The valuation read from ``path``, or None when the file is missing or does not check
     out (not ours, forged, another version, ruleset or size, inconsistent arrays)."""
-    with diskcache.open_folder(path.parent, create=False) as folder:
-        payload = folder.read(path.name, MAGIC, _expected_header(ruleset, cards)) if folder is not None else None
+    payload = diskcache.read_file(path, MAGIC, _expected_header(ruleset, cards))
     if payload is None:
         return None
     try:

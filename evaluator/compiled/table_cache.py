@@ -125,8 +125,7 @@ def write_cache(tables: Tables, path: Path) -> bool:
     save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag; all are int arrays)
     save(buffer, **_payload(tables))
     fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name)
-    with diskcache.open_folder(path.parent) as folder:
-        return folder is not None and folder.write(path.name, MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, MAGIC, fields, buffer.getvalue())
 
 
 def _expected_header(ruleset: Rules) -> dict[str, Any]:
@@ -138,8 +137,7 @@ def _expected_header(ruleset: Rules) -> dict[str, Any]:
 def read_cache(ruleset: Rules, path: Path) -> Tables | None:
     """Tables read from ``path``, or None when the file is missing or does not check out
     (not ours, not a regular file, too big, forged, another version or ruleset)."""
-    with diskcache.open_folder(path.parent, create=False) as folder:
-        payload = folder.read(path.name, MAGIC, _expected_header(ruleset)) if folder is not None else None
+    payload = diskcache.read_file(path, MAGIC, _expected_header(ruleset))
     if payload is None:
         return None
     try:
@@ -191,8 +189,7 @@ def write_grown(tables: Tables, cards: int) -> bool:
     save(buffer, nf_keys=nf_keys, nf_values=nf_values, fl_keys=fl_keys, fl_values=fl_values)
     path = grown_path(tables.ruleset, cards)
     fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name, cards=cards)
-    with diskcache.open_folder(path.parent) as folder:
-        return folder is not None and folder.write(path.name, GROWN_MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, GROWN_MAGIC, fields, buffer.getvalue())
 
 
 Pair = tuple[np.ndarray, np.ndarray]
@@ -203,8 +200,7 @@ def read_grown(tables: Tables, cards: int) -> tuple[Pair, Pair] | None:
     file is missing or does not check out (then they are grown again)."""
     path = grown_path(tables.ruleset, cards)
     expected = dict(_expected_header(tables.ruleset), cards=cards)
-    with diskcache.open_folder(path.parent, create=False) as folder:
-        payload = folder.read(path.name, GROWN_MAGIC, expected) if folder is not None else None
+    payload = diskcache.read_file(path, GROWN_MAGIC, expected)
     if payload is None:
         return None
     try:

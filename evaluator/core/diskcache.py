@@ -393,3 +393,17 @@ def open_folder(folder: Path, create: bool = True) -> Iterator[CacheFolder | Non
         yield CacheFolder(folder, fd, key)
     finally:
         os.close(fd)
+
+
+def read_file(path: Path, magic: bytes, expect: Mapping[str, Any]) -> bytes | None:
+    """The payload of the cache file at ``path`` (see :meth:`CacheFolder.read`); None when
+    the folder is not usable or the file does not check out."""
+    with open_folder(path.parent, create=False) as folder:
+        return folder.read(path.name, magic, expect) if folder is not None else None
+
+
+def write_file(path: Path, magic: bytes, fields: Mapping[str, Any], payload: bytes) -> bool:
+    """Write the cache file at ``path`` (see :meth:`CacheFolder.write`); False when the
+    folder is not usable or the file could not be written."""
+    with open_folder(path.parent) as folder:
+        return folder is not None and folder.write(path.name, magic, fields, payload)

@@ -171,8 +171,7 @@ def _expected_header(path: Path) -> dict[str, Any]:
 def _read_cached(path: Path, table: PayTable) -> Payback | None:
     """The cached result, or None when the file is missing, not a signed file of
     ours in a folder of ours (see :mod:`evaluator.core.diskcache`), or not exactly as written."""
-    with diskcache.open_folder(path.parent, create=False) as folder:
-        payload = folder.read(path.name, MAGIC, _expected_header(path)) if folder is not None else None
+    payload = diskcache.read_file(path, MAGIC, _expected_header(path))
     if payload is None:
         return None
     try:
@@ -223,8 +222,7 @@ def _write_cached(path: Path, result: Payback) -> bool:
         "best_holds": list(result.best_holds),
     }
     payload = json.dumps(data, allow_nan=False).encode("utf-8")
-    with diskcache.open_folder(path.parent) as folder:
-        return folder is not None and folder.write(path.name, MAGIC, _expected_header(path), payload)
+    return diskcache.write_file(path, MAGIC, _expected_header(path), payload)
 
 
 def game_return(table: PayTable, progress: Progress | None = None, use_cache: bool = True) -> Payback:

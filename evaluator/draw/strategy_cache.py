@@ -67,8 +67,7 @@ def read_orders(table: PayTable, lines: int | None, sections: list[int], atoms: 
     dealt, in order) and ``atoms`` hold types; None otherwise (missing, not ours, forged,
     or not of this game)."""
     path = cache_file(table, lines)
-    with diskcache.open_folder(path.parent, create=False) as folder:
-        payload = folder.read(path.name, MAGIC, _header(path)) if folder is not None else None
+    payload = diskcache.read_file(path, MAGIC, _header(path))
     if payload is None:
         return None
     try:
@@ -86,5 +85,4 @@ def write_orders(table: PayTable, lines: int | None, orders: Orders) -> bool:
     """Keep ``orders`` signed and atomically (False when the folder is not usable)."""
     path = cache_file(table, lines)
     payload = json.dumps({"format": FORMAT, "orders": orders}).encode("utf-8")
-    with diskcache.open_folder(path.parent) as folder:
-        return folder is not None and folder.write(path.name, MAGIC, _header(path), payload)
+    return diskcache.write_file(path, MAGIC, _header(path), payload)

@@ -175,7 +175,7 @@ PUBLISHED = {  # percent, as published (decimals), also cited with its source in
     "jacks-or-better-6-5": (95.00, 2),
     "bonus-poker-8-5": (99.1660, 4),
     "bonus-poker-6-5": (96.8687, 4),
-    "bonus-poker-deluxe-9-6": (99.64, 2),
+    "bonus-poker-deluxe-9-6": (99.6417, 4),
     "bonus-poker-deluxe-8-6": (98.49, 2),
     "double-bonus-10-7": (100.1725, 4),
     "double-double-bonus-9-6": (98.9808, 4),

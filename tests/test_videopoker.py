@@ -180,7 +180,7 @@ PUBLISHED = {  # percent, as published (decimals), also cited with its source in
     "double-bonus-10-7": (100.1725, 4),
     "double-double-bonus-9-6": (98.9808, 4),
     "aces-and-faces-8-5": (99.26, 2),
-    "tens-or-better-6-5": (99.1, 1),
+    "tens-or-better-6-5": (99.14, 2),
     "deuces-wild-full-pay": (100.7620, 4),
     "deuces-wild-not-so-ugly-ducks": (99.7283, 4),
     "deuces-wild-illinois": (98.9131, 4),

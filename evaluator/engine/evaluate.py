@@ -268,10 +268,9 @@ class Engine:
             if restricted and rules.wild.plays_as_hands is None:
                 continue
             cards = list(naturals) + list(choice)
-            if not rules.wild.duplicates:
-                counts = held + Counter(choice)
+            if not rules.wild.duplicates and any(held[card] + choice.count(card) > rules.copies for card in choice):
                 five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
-                if not five_of_a_kind and any(counts[card] > rules.copies for card in choice):
+                if not five_of_a_kind:
                     continue
             found = self._classify_cards(cards, wild_count)
             if found is None or (restricted and not self._whole_hand_allows(found)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from .pattern_ast import AnyOf, CategoryIs, Compare, Flush, Member, Not, Pattern, Run, Shape, Term
 from .pattern_check import PatternContext, wild_number
@@ -59,8 +60,21 @@ def bind_shape(shape: Shape, hand: HandClass, hand_size: int, allow_missing: boo
     Groups of equal size are bound high to low in the order written. Trailing
     single-card groups may be left unbound when incomplete hands are allowed.
     """
-    sizes_needed = sorted((size for _, size in shape.groups), reverse=True)
-    sizes_held = [count for count, _ in hand.groups]
+    return _bind_groups(shape.groups, _sizes_needed(shape), hand.groups, allow_missing)
+
+
+def _sizes_needed(shape: Shape) -> tuple[int, ...]:
+    """The group sizes a shape asks for, largest first (how a hand's groups are ordered)."""
+    return tuple(sorted((size for _, size in shape.groups), reverse=True))
+
+
+def _bind_groups(
+    letters: tuple[tuple[str, int], ...],
+    sizes_needed: tuple[int, ...],
+    groups: tuple[tuple[int, int], ...],
+    allow_missing: bool,
+) -> Binding | None:
+    sizes_held = tuple(count for count, _ in groups)
     if sizes_held != sizes_needed:
         if not allow_missing:
             return None
@@ -73,10 +87,10 @@ def bind_shape(shape: Shape, hand: HandClass, hand_size: int, allow_missing: boo
             return None
         # only trailing kickers may be missing: every group of 2+ must be present
     available: dict[int, list[int]] = {}
-    for count, rank in hand.groups:
+    for count, rank in groups:
         available.setdefault(count, []).append(rank)
     binding: Binding = {}
-    for letter, size in shape.groups:
+    for letter, size in letters:
         pool = available.get(size)
         if pool:
             binding[letter] = pool.pop(0)
@@ -95,9 +109,12 @@ def compile_pattern(pattern: Pattern, context: PatternContext) -> Matcher:
 
     def build(node: Pattern) -> Matcher:
         if isinstance(node, Shape):
+            hand_size = context.hand_size
+            # the same rank groups come back for many hands (every suit pattern of them)
+            bind = lru_cache(maxsize=1 << 16)(partial(_bind_groups, node.groups, _sizes_needed(node)))
 
-            def match_shape(hand: HandClass, binding: Binding, node: Shape = node) -> Binding | None:
-                found = bind_shape(node, hand, context.hand_size, len(hand.ranks) < context.hand_size)
+            def match_shape(hand: HandClass, binding: Binding) -> Binding | None:
+                found = bind(hand.groups, len(hand.ranks) < hand_size)
                 if found is None:
                     return None
                 return {**binding, **found}
@@ -186,6 +203,10 @@ def find_run(
     return best
 
 
+# rank sets repeat across the classes of a ruleset (every suit pattern of them)
+_find_run_memo = lru_cache(maxsize=1 << 16)(find_run)
+
+
 def _compile_run(node: Run, context: PatternContext) -> Matcher:
     size, rank_count = context.hand_size, len(context.rank_symbols)
     ace_low = context.ace_low_in_runs and not node.wrap
@@ -199,11 +220,11 @@ def _compile_run(node: Run, context: PatternContext) -> Matcher:
             found: tuple[int, int] | None = None
             for _, ranks in hand.suited or ():
                 if len(ranks) >= length:
-                    option = find_run(frozenset(ranks), length, node.step, node.wrap, ace_low, rank_count)
+                    option = _find_run_memo(frozenset(ranks), length, node.step, node.wrap, ace_low, rank_count)
                     if option is not None and (found is None or option[0] > found[0]):
                         found = option
         else:
-            found = find_run(frozenset(hand.ranks), length, node.step, node.wrap, ace_low, rank_count)
+            found = _find_run_memo(frozenset(hand.ranks), length, node.step, node.wrap, ace_low, rank_count)
         if found is None:
             return None
         return {**binding, TOP: found[0], BOTTOM: found[1]}

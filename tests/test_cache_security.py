@@ -502,6 +502,7 @@ def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     from evaluator.compiled import suitvalue_cache, table_cache
     from evaluator.draw import strategy_cache
     from evaluator.rules import parsercache
+    from evaluator.tools import coverage_cache
 
     assert {table_cache.MAGIC, table_cache.GROWN_MAGIC, parsercache.MAGIC, suitvalue_cache.MAGIC} <= set(
         diskcache.MAGICS
@@ -509,6 +510,7 @@ def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     assert suitvalue_cache.SUFFIX in diskcache.CACHE_SUFFIXES
     assert table_cache.grown_path(load("standard"), 8).suffix in diskcache.CACHE_SUFFIXES
     assert strategy_cache.MAGIC in diskcache.MAGICS and strategy_cache.SUFFIX in diskcache.CACHE_SUFFIXES
+    assert coverage_cache.MAGIC in diskcache.MAGICS and coverage_cache.SUFFIX in diskcache.CACHE_SUFFIXES
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

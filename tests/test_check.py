@@ -35,7 +35,7 @@ from evaluator.core.resources import grammar_dir, rulesets_dir
 from evaluator.rules.build import build_ruleset as build_rules
 from evaluator.rules.load import Document, parse_yaml
 from evaluator.ruleset import Ruleset
-from evaluator.tools import check, lint_coverage
+from evaluator.tools import check, coverage_cache, lint_coverage
 from evaluator.tools.check import check_file, check_paths, render
 
 
@@ -235,7 +235,7 @@ def _reached_by_brute_force(text: str) -> tuple[set[str], bool]:
     return reached, hole
 
 
-def _analysis(text: str) -> lint_coverage._Analysis:
+def _analysis(text: str) -> coverage_cache.Analysis:
     ruleset = build_ruleset(parse_yaml(text, "a.yaml"))
     return check._Linter(ruleset, "a.yaml")._analysis()
 

@@ -1,6 +1,7 @@
 """The on-disk cache: a folder that is ours, or no cache at all.
 
-Compiled data (lookup tables, suit-class valuations, the pattern parser, video-poker returns) is cached in the folder
+Compiled data (lookup tables, suit-class valuations, the pattern parser, video-poker returns,
+coverage analyses) is cached in the folder
 :func:`resources.user_cache_dir` names. Whatever sits there is treated as
 hostile until proven otherwise:
 
@@ -52,9 +53,19 @@ DEFAULT_MAX_MB = 256
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
 #: The magic strings of the files this cache writes: only such files are pruned.
-MAGICS = (b"PRTABLES", b"PRPARSER", b"PRRETURN", b"PRSCHEMA", b"PRPATTRN", b"PRSUITVL", b"PRGROWN1", b"PRSTRATG")
+MAGICS = (
+    b"PRTABLES",
+    b"PRPARSER",
+    b"PRRETURN",
+    b"PRSCHEMA",
+    b"PRPATTRN",
+    b"PRSUITVL",
+    b"PRGROWN1",
+    b"PRSTRATG",
+    b"PRCOVERG",
+)
 #: Suffixes of the files this cache writes.
-CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown", ".strategy")
+CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown", ".strategy", ".coverage")
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"

@@ -43,7 +43,8 @@ and the caller decides the exit code.
 The checks of a built ruleset live in modules of their own, each adding to
 the one below: :mod:`~evaluator.tools.lint_hands` (the deck's hands and real
 example cards), :mod:`~evaluator.tools.lint_coverage` (enumerating hand
-classes within the work limit), :mod:`~evaluator.tools.lint_reach` (``W102``,
+classes within the work limit; what it finds is kept on disk by
+:mod:`~evaluator.tools.coverage_cache`), :mod:`~evaluator.tools.lint_reach` (``W102``,
 ``W103``) and :mod:`~evaluator.tools.lint_unused` (``W101``);
 :mod:`~evaluator.tools.lint_place` says where a finding is reported and
 :mod:`~evaluator.tools.check_render` prints the diagnostics.
@@ -62,7 +63,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import Diagnostic, PokerRulesError, raise_internal
 from ..core.safe_text import visible
 from .check_render import render
-from .lint_coverage import _Hole
+from .coverage_cache import Hole
 from .lint_place import diagnostic, place_of
 from .lint_reach import _Reachability
 from .lint_unused import _UnusedCategories
@@ -395,7 +396,7 @@ class _Linter(_Reachability, _UnusedCategories):
             return []  # refused already (R114, ruleset.unusable)
         return table_refusal(self.ruleset, self.source)
 
-    def _hole(self, hole: _Hole) -> Diagnostic:
+    def _hole(self, hole: Hole) -> Diagnostic:
         where, note = place_of(self.document, self.source, ("order",))
         cards = " ".join(str(card) for card in hole.example)
         full = hole.size == self.size

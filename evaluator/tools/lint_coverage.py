@@ -1,14 +1,15 @@
 """Coverage: every hand class a ruleset can deal, and the category it lands in.
 
 See :mod:`evaluator.tools.check` for how hand classes are enumerated and
-why the work is estimated (and limited) first.
+why the work is estimated (and limited) first. What an enumeration finds is
+kept in memory for the rest of the run and on disk for the next ones
+(:mod:`evaluator.tools.coverage_cache`).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
 from math import comb, factorial
 from typing import TYPE_CHECKING
 
@@ -19,11 +20,13 @@ from ..compiled.suitclasses import class_count, supported
 from ..compiled.suitvalue_cache import suit_values
 from ..compiled.suitvalues import NO_HAND, SuitValues
 from ..core.errors import PokerRulesError
+from ..engine import evaluate
 from ..rules.cards import Card
+from .coverage_cache import Analysis, Hole, read_analysis, write_analysis
 from .lint_hands import _HandSpace
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from ..rules.patterns import HandClass
     from ..ruleset import Ruleset
@@ -51,38 +54,7 @@ _ANALYSIS_CACHE_SIZE = 6
 _EXAMPLE_TRIES = 64
 
 
-@dataclass
-class _Hole:
-    """Hands of one size that match no category: how many classes, and one example."""
-
-    size: int
-    example: tuple[Card, ...]
-    count: int = 1
-
-
-@dataclass
-class _Analysis:
-    """What enumerating a ruleset's hand classes found (shared between identical rules)."""
-
-    work: int  # the estimated work, in units (see MAX_COVERAGE_WORK)
-    complete: bool  # False when the estimate was over the limit, or the evaluator refused a hand
-    refused: str | None = None  # why the evaluator refused a hand, when it did
-    holes: list[_Hole] = field(default_factory=list)
-    reached: set[str] = field(default_factory=set)
-    # every class a hand can be played as, with the category it lands in (see ``landed``)
-    known: dict[HandClass, str] = field(default_factory=dict)
-    # when set, what fills ``known`` on first use (suit classes: dear, and seldom asked)
-    landed_later: Callable[[], dict[HandClass, str]] | None = None
-
-    @property
-    def landed(self) -> dict[HandClass, str]:
-        """Every class a hand can be played as, with the category it lands in."""
-        if self.landed_later is not None:
-            self.known, self.landed_later = self.landed_later(), None
-        return self.known
-
-
-_ANALYSES: dict[str, _Analysis] = {}
+_ANALYSES: dict[str, Analysis] = {}
 
 
 class _Coverage(_HandSpace):
@@ -110,19 +82,32 @@ class _Coverage(_HandSpace):
         if self.uses_wilds and self.engine.flush_needs_suit:
             data["suits"] = self.ruleset.suit_order
         # an analysis cut short by a lower limit must not be reused under a higher one
-        data["limits"] = [MAX_COVERAGE_WORK, MAX_REASON_WORK]
+        data["limits"] = [
+            MAX_COVERAGE_WORK,
+            MAX_REASON_WORK,
+            MAX_SUITED_COVERAGE_WORK,
+            CLASS_COST,
+            evaluate.MAX_WILD_CHOICES,
+        ]
         return json.dumps(data, sort_keys=True, default=str)
 
-    def _analysis(self) -> _Analysis:
+    def _analysis(self) -> Analysis:
         key = self._fingerprint()
         cached = _ANALYSES.pop(key, None)
         if cached is not None:
             _ANALYSES[key] = cached  # the most recently used is the last one out
             return cached
-        work = self._estimate()
-        analysis = _Analysis(work, work <= self._work_limit())
-        if analysis.complete:
-            self._enumerate(analysis)
+        suited = self.engine.by_suit_class
+        analysis = read_analysis(key, self.ruleset, self.sizes, self._work_limit(), lazy=suited)
+        if analysis is not None:
+            if suited:
+                analysis.landed_later = lambda: self._landed_suited(self._suit_valuations()[0])
+        else:
+            work = self._estimate()
+            analysis = Analysis(work, work <= self._work_limit())
+            if analysis.complete:
+                self._enumerate(analysis)
+                write_analysis(key, analysis, self.ruleset)
         if len(_ANALYSES) >= _ANALYSIS_CACHE_SIZE:
             _ANALYSES.pop(next(iter(_ANALYSES)))
         _ANALYSES[key] = analysis
@@ -157,7 +142,7 @@ class _Coverage(_HandSpace):
                 work += class_count(self.ruleset, k - w) // factorial(len(self.ruleset.suits)) * per_class * self.factor
         return work
 
-    def _enumerate(self, analysis: _Analysis) -> None:
+    def _enumerate(self, analysis: Analysis) -> None:
         if self.engine.by_suit_class:
             self._enumerate_suited(analysis)
             return
@@ -167,7 +152,7 @@ class _Coverage(_HandSpace):
             self._enumerate_wild(analysis)
 
     def _record(
-        self, analysis: _Analysis, size: int, hand_class: HandClass | None, name: str | None, example: Sequence[Card]
+        self, analysis: Analysis, size: int, hand_class: HandClass | None, name: str | None, example: Sequence[Card]
     ) -> None:
         """Note where one class landed (``name``), or that it is a hole (``name`` None)."""
         if name is None:
@@ -175,13 +160,13 @@ class _Coverage(_HandSpace):
                 if hole.size == size:
                     hole.count += 1
                     return
-            analysis.holes.append(_Hole(size, tuple(example)))
+            analysis.holes.append(Hole(size, tuple(example)))
             return
         analysis.reached.add(name)
         if hand_class is not None:
             analysis.known.setdefault(hand_class, name)
 
-    def _enumerate_natural(self, analysis: _Analysis) -> None:
+    def _enumerate_natural(self, analysis: Analysis) -> None:
         """No wild cards: classify every rank multiset, with and without a flush."""
         classify = self.engine.classify
         several_suits = len(self.ruleset.suits) >= 2
@@ -201,7 +186,7 @@ class _Coverage(_HandSpace):
                     else:
                         self._record(analysis, k, classification.hand_class, classification.category.name, ())
 
-    def _enumerate_wild(self, analysis: _Analysis) -> None:
+    def _enumerate_wild(self, analysis: Analysis) -> None:
         """Wild cards: play a real hand of each class through the evaluator's fill."""
         engine = self.engine
         for k in self.sizes:
@@ -227,25 +212,33 @@ class _Coverage(_HandSpace):
                         else:
                             self._record(analysis, k, chosen.hand_class, chosen.category.name, ())
 
-    def _enumerate_suited(self, analysis: _Analysis) -> None:
+    def _enumerate_suited(self, analysis: Analysis) -> None:
         """flush(k), run(k, flush), suits: where each suit class lands, from the valuation
         shared with the counter and the tables (``suitvalue_cache.py``)."""
         names = self.ruleset.category_names
+        sized, refused = self._suit_valuations()
+        for valued, stop in sized:
+            outcome = valued.outcome[:stop]
+            holes = np.flatnonzero(outcome == NO_HAND)
+            if len(holes):
+                analysis.holes.append(Hole(valued.cards, tuple(valued.holding(int(holes[0]))), len(holes)))
+            categories = {valued.outcomes[o].category for o in np.unique(outcome[outcome >= 0]).tolist()}
+            analysis.reached.update(names[c] for c in categories)
+        if refused is not None:
+            analysis.complete, analysis.refused = False, refused
+        analysis.landed_later = lambda: self._landed_suited(sized)
+
+    def _suit_valuations(self) -> tuple[list[tuple[SuitValues, int]], str | None]:
+        """The valuation of each hand size with how many of its classes were valued, up to
+        the first size the evaluator refused a hand of; and why it refused (None: it did not)."""
         sized = []
         for k in self.sizes:
             valued = suit_values(self.ruleset, k)
             stop = valued.first_refused()
-            outcome = valued.outcome[:stop]
-            holes = np.flatnonzero(outcome == NO_HAND)
-            if len(holes):
-                analysis.holes.append(_Hole(k, tuple(valued.holding(int(holes[0]))), len(holes)))
-            categories = {valued.outcomes[o].category for o in np.unique(outcome[outcome >= 0]).tolist()}
-            analysis.reached.update(names[c] for c in categories)
             sized.append((valued, stop))
             if stop < len(valued.outcome):
-                analysis.complete, analysis.refused = False, valued.refused
-                break
-        analysis.landed_later = lambda: self._landed_suited(sized)
+                return sized, valued.refused
+        return sized, None
 
     def _landed_suited(self, sized: list[tuple[SuitValues, int]]) -> dict[HandClass, str]:
         """The hand class each suit class lands as (asked only when a category is unreachable

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import Diagnostic
-from .lint_coverage import MAX_REASON_WORK, _Analysis, _Coverage
+from .coverage_cache import Analysis
+from .lint_coverage import MAX_REASON_WORK, _Coverage
 from .lint_place import diagnostic, place_of
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 class _Reachability(_Coverage):
     """W102 and W103 of one built ruleset, from its enumerated hand classes."""
 
-    def _unreachable(self, analysis: _Analysis) -> list[Diagnostic]:
+    def _unreachable(self, analysis: Analysis) -> list[Diagnostic]:
         """W102 and W103 for each category in order that no hand lands in."""
         found = []
         order = list(self.ruleset.category_names)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Diagnostic, PokerRulesError
-from .lint_coverage import MAX_REASON_WORK, _Analysis, _Coverage
+from .coverage_cache import Analysis
+from .lint_coverage import MAX_REASON_WORK, _Coverage
 from .lint_place import diagnostic
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def _unused_definitions(document: Document, source: str) -> list[tuple[str, Any,
 class _UnusedCategories(_Coverage):
     """W101 of one built ruleset, from its enumerated hand classes."""
 
-    def _unused(self, analysis: _Analysis) -> list[Diagnostic]:
+    def _unused(self, analysis: Analysis) -> list[Diagnostic]:
         """W101: a category this file defines, not in order, that hands of this ruleset match.
 
         A definition that matches no hand here is left alone: it is there for

@@ -391,10 +391,11 @@ def table_evaluator(ruleset: Rules, hands: FastHands, slow: Callable[[Any], Hand
     category_index = source.category_index
     qualifying = [index >= 0 for index in category_index]
     low = max(ruleset.hand_min, 1)
-    # a game's card-usage rule: rank() takes one hand, and the generic path says the rest
-    high = ruleset.hand_size if ruleset.game is not None else MAX_CARDS
-    longest = MAX_CARD_TEXT
     ranker = hands.ranker
+    # a game's card-usage rule (use_hole, use_board): rank() takes one hand, and the generic
+    # path says the rest; a game without one plays the best hand of any holding, as here
+    high = ruleset.hand_size if ranker.constrained else MAX_CARDS
+    longest = MAX_CARD_TEXT
     layout = ranker.layout
     # the direct lookup inlined when nothing comes before or after it (per_call.direct_rank)
     direct = ranker.mode == "direct" and not ranker.lowest and ranker.model.wild_limit is None and scale == 1

@@ -262,8 +262,9 @@ class Ruleset(Rules):
         """Strengths of many holdings at once, vectorised with NumPy.
 
         ``cards`` is an integer array of shape (hands, k): card ids (the index of
-        each card in :attr:`deck`) or :meth:`encode` codes. Returns an int64 array
-        of shape (hands,), the same values :attr:`rank` gives one by one.
+        each card in :attr:`deck`) or :meth:`encode` codes (an array of Python ints
+        for a suit tie-break, whose codes are wider than 64 bits). Returns an int64
+        array of shape (hands,), the same values :attr:`rank` gives one by one.
 
         A Dask array (``pip install "pokerrules[dask]"``) gives a lazy Dask array:
         its blocks of rows are ranked on the workers (``map_blocks``), each worker

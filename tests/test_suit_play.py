@@ -14,6 +14,12 @@ hand read from its rank class, against plain brute force and the generic engine.
 2. **Seeded random holdings** of 5, 6 and 7 cards of every catalogue ruleset
    with a suit tie-break, half of them holding five or more cards of one suit,
    against the generic engine.
+3. **Per call** (``compiled/suitcall.py``: ``encode`` hands out codes that
+   carry their card): every holding of five to seven cards of both small
+   decks, for each tie-break, against the generic engine, with a count of the
+   holdings the class table leaves to the table codes; holdings of eight and
+   nine cards (classes above the tables' size); the codes through
+   ``rank_many`` and the errors of values that are not codes.
 """
 
 from __future__ import annotations
@@ -29,11 +35,12 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.compiled import suited
+from evaluator.compiled import suitcall, suited
 from evaluator.compiled.classgrid import NO_HAND
 from evaluator.compiled.fast import ruleset_ranker
 from evaluator.compiled.fasthand import fast_hands
 from evaluator.compiled.suitplay import usable
+from evaluator.core.errors import CardError
 from evaluator.rules.cards import Card
 from evaluator.ruleset import Ruleset
 
@@ -206,3 +213,76 @@ def test_random_holdings_equal_the_engine(name: str) -> None:
         expected = [generic(rs, hand) for hand in holdings]
         assert batch == expected, (name, k)
         assert calls == expected, (name, k)
+
+
+@pytest.mark.parametrize("tiebreak", TIEBREAKS)
+@pytest.mark.parametrize("deck", list(DECKS))
+def test_per_call_equals_the_engine_on_every_holding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deck: str, tiebreak: str
+) -> None:
+    rs = small_ruleset(tmp_path, deck, "high", tiebreak)
+    others: list[int] = []  # the holdings the two lookups leave, by size
+    tabled: list[int] = []  # those left to the table codes
+    other, by_table = suitcall.CallTable.other, suitcall.CallTable.by_table
+
+    def counted(table: suitcall.CallTable, held: Sequence[int], total: int) -> int:
+        others.append(len(held))
+        return other(table, held, total)
+
+    def counted_table(table: suitcall.CallTable, held: Sequence[int], total: int) -> int:
+        tabled.append(len(held))
+        return by_table(table, held, total)
+
+    monkeypatch.setattr(suitcall.CallTable, "other", counted)  # before the closure is made
+    monkeypatch.setattr(suitcall.CallTable, "by_table", counted_table)
+    ranker = ruleset_ranker(rs)
+    assert usable(ranker, batch=False) and ranker.code_list != ranker.table_codes
+    cards = list(rs.deck)
+    reaching = 0  # holdings with five cards of a suit
+    for k in (5, 6, 7):
+        for hand in itertools.combinations(cards, k):
+            assert rs.rank(rs.encode(hand)) == generic(rs, hand), (tiebreak, [str(card) for card in hand])
+            reaching += max(Counter(card.suit for card in hand).values()) >= 5
+    # the two lookups settle every holding but the first (the table is made) and those where a
+    # suit reaches a hand; of those, the sum settles all but a flush of five cards (the subsets)
+    assert len(others) - reaching in (0, 1)
+    fives = sum(1 for hand in itertools.combinations(cards, 5) if len({card.suit for card in hand}) == 1)
+    assert tabled == [5] * fives
+
+
+@pytest.mark.parametrize("name", SUIT_RULESETS)
+def test_per_call_holdings_above_the_tables_size(name: str) -> None:
+    rs = load(name)
+    rng = random.Random(f"{name}-big")
+    deck = list(rs.deck)
+    holdings = []
+    for k in (8, 9, 8, 9):
+        suit = rng.choice(rs.suits)
+        same = rng.sample([c for c in deck if c.suit == suit], 5)
+        holdings.append(rng.sample(deck, k))
+        holdings.append(same + rng.sample([c for c in deck if c not in same], k - 5))
+    for hand in holdings:
+        value = rs.rank(rs.encode(hand))
+        assert value == rs.rank(rs.encode(hand)) == generic(rs, hand), (name, [str(card) for card in hand])
+        ids = np.array([[rs.deck.index(card) for card in hand]])
+        assert rs.rank_many(ids).tolist() == [value]
+
+
+def test_per_call_codes_go_to_rank_many_and_refuse_other_values() -> None:
+    rs = load("suits-bridge")
+    hands = ["As Kd Qh Jc 9s 2c 3d", "Ah Ad Kc Kd 2s 3h 4c", "As Ks Qs Js 9h 2c 3d"]
+    codes = [rs.encode(hand) for hand in hands]
+    assert all(code >= 1 << 64 for hand in codes for code in hand)  # wider than int64: an object array
+    ids = np.array([[rs.deck.index(card) for card in rs.cards(hand)] for hand in hands])
+    expected = [rs.rank(hand) for hand in codes]
+    assert rs.rank_many(np.array(codes)).tolist() == rs.rank_many(ids).tolist() == expected
+    assert rs.rank(list(codes[0])) == expected[0]
+    with pytest.raises(CardError) as info:  # card ids are not these codes (rank trusts codes it can read)
+        rs.rank([0, 1, 2, 3, 4, 5, 6])
+    assert info.value.code == "C102"
+    with pytest.raises(CardError) as info:
+        rs.rank_many(np.array([[codes[0][0] + 1, *codes[0][1:]]], dtype=object))
+    assert info.value.code == "C102"
+    with pytest.raises(CardError) as info:
+        rs.rank(codes[0][:4])
+    assert info.value.code == "C104"

@@ -50,8 +50,8 @@ def on_tables(name: str) -> Ruleset:
 def sizes(rs: Ruleset) -> list[int]:
     """Every holding size the ruleset takes, up to two cards past a hand."""
     low = max(rs.hand_min, 1)
-    if rs.game is not None:
-        return sorted({low, rs.hand_size})
+    if rs.game is not None and (rs.game.use_hole is not None or rs.game.use_board is not None):
+        return sorted({low, rs.hand_size})  # a card-usage rule: rank() takes one hand
     return sorted({low, max(low, rs.hand_size - 1), rs.hand_size, rs.hand_size + 1, rs.hand_size + 2})
 
 
@@ -107,6 +107,21 @@ def test_table_hands_equal_the_generic_engine(name: str) -> None:
         assert (a < b, a > b, a == b) == (generic_a < generic_b, generic_a > generic_b, generic_a == generic_b)
         assert (a < generic_b, generic_a == b) == (generic_a < generic_b, generic_a == generic_b)
     assert fast > 0, f"{name}: no hand came from the tables"
+
+
+@pytest.mark.parametrize("name", ["italian", "holdem", "seven-card-stud"])
+def test_a_game_without_a_card_usage_rule_evaluates_big_holdings_on_the_tables(name: str) -> None:
+    """A game's best hand of any holding (no use_hole / use_board) is the tables' answer, as
+    ``pokerrules eval`` gives it: seven cards of italian or hold'em are not sent to the
+    generic evaluator."""
+    rs = on_tables(name)
+    assert rs.game is not None and rs.game.use_hole is None and rs.game.use_board is None
+    rng = random.Random(f"game-{name}")
+    deck = list(rs.deck)
+    for k in (rs.hand_size + 1, rs.hand_size + 2):
+        for _ in range(15):
+            cards = rng.sample(deck, k)
+            assert isinstance(agree(rs, cards, " ".join(map(str, cards))), TableHand)
 
 
 @pytest.mark.parametrize("name", ["standard", "deuces-wild", "ace-to-five", "two-decks", "short-deck", "joker-wild"])

@@ -80,7 +80,8 @@ class HandLines:
             # no category (C106), or a hand that does not qualify: the generic evaluator
             return self._render(text, self.engine.evaluate([self.deck[i] for i in ids], label))
         if not self.as_json:
-            found = source.play(ids, value, sum(held, source.bias))
+            # the sum is a class key only where encode's codes are the table codes (keyed: direct)
+            found = source.play(ids, value, sum(held, source.bias) if source.keyed else None)
             if found is not None and found[1].words is not None:
                 played, record = found
                 tail = self.tails.get(record)

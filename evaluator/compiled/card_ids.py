@@ -71,11 +71,16 @@ def make_encoder(ruleset: Rules, codes: list[int]) -> Callable[[str | Sequence[C
 class CardIds:
     """Reads and checks the card ids of batches for one ruleset."""
 
-    def __init__(self, ruleset: Rules, model: CardModel, codes: np.ndarray, low: int) -> None:
+    def __init__(
+        self, ruleset: Rules, model: CardModel, codes: np.ndarray, low: int, wide: list[int] | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.model = model
-        self.codes = codes  # what encode() hands out, by id
+        self.codes = codes  # the table codes, by id
         self.low = low
+        # what encode() hands out when it is not the table codes: codes wider than
+        # int64 (suitcall.py), which arrive as an array of Python ints
+        self.id_of_wide = {code: i for i, code in enumerate(wide)} if wide is not None else None
         self._code_order: tuple[np.ndarray, np.ndarray] | None = None
 
     def to_ids(self, array: Any) -> np.ndarray:
@@ -87,6 +92,8 @@ class CardIds:
         cards = np.asarray(array)
         if cards.ndim != 2:
             raise ValueError(f"rank_many takes a 2-D array of shape (hands, cards), not shape {cards.shape}")
+        if cards.dtype == object and self.id_of_wide is not None:
+            return self.from_wide(cards)
         if cards.dtype.kind not in "iu":
             raise TypeError(f"rank_many takes an integer array, not {cards.dtype}")
         deck_size = len(self.model.cards)
@@ -116,6 +123,36 @@ class CardIds:
                 "<cards>",
             )
         ids = order[where]
+        self.check(ids, from_codes=True)
+        return ids
+
+    def from_wide(self, cards: np.ndarray) -> np.ndarray:
+        """Card ids of an array of ``encode`` codes wider than int64 (NumPy keeps them as objects)."""
+        assert self.id_of_wide is not None
+        deck_size = len(self.model.cards)
+        if cards.size == 0:
+            return np.zeros(cards.shape, dtype=np.int64)
+        if cards.shape[1] < self.low:
+            raise error(
+                CardError,
+                "C104",
+                f"{cards.shape[1]} cards per hand given; {self.ruleset.name} needs at least {self.low}",
+                "<cards>",
+            )
+        get = self.id_of_wide.get
+        flat = cards.ravel().tolist()
+        try:
+            found = [get(code, -1) for code in flat]
+        except TypeError:  # unhashable
+            found = [-1]
+        if -1 in found:
+            raise error(
+                CardError,
+                "C102",
+                f"rank_many: values that are neither card ids (0 to {deck_size - 1}) nor codes of {self.ruleset.name}",
+                "<cards>",
+            )
+        ids = np.array(found, dtype=np.int64).reshape(cards.shape)
         self.check(ids, from_codes=True)
         return ids
 

@@ -21,8 +21,10 @@ Which path a ruleset takes (``CardModel.mode``):
   the one-suited tables by suit.
 - ``suited`` -- a suit tie-break without wild cards: the direct value, then the
   suit key of the best hand read from the holding's cards of the ranks its
-  class plays (``suitplay.py``); the holdings where suits could change which
-  cards play rank their ``hand.size`` subsets (``suited.py``).
+  class plays (``suitplay.py``); per call, ``encode`` hands out codes that
+  carry their card, so that one sum, one lookup of the holding's class and one
+  of its suit key answer (``suitcall.py``); the holdings where suits could
+  change which cards play rank their ``hand.size`` subsets (``suited.py``).
 - ``suitclass`` -- patterns that look at suits within the hand (``flush(k)``,
   ``run(k, flush)``, ``suits``) or ``hand.best_subset``: values by reduced suit
   key, one lookup while no suit reaches the table's threshold (``suitkey.py``).
@@ -62,8 +64,10 @@ from .card_ids import CardIds, make_encoder, not_codes
 from .classgrid import NO_HAND
 from .per_call import class_value, direct_rank, make_rank, subset_finder
 from .suitbatch import SuitBatch
+from .suitcall import call_codes
 from .suitdirect import DirectTable
 from .suited import suited_many
+from .suitplay import usable
 from .suittable import SUIT_MODE
 from .table_layout import Layout, Tables
 from .tables import ensure_tables, tables_for
@@ -250,10 +254,9 @@ class FastRanker:
         )
         deck = model.cards
         self.id_of: dict[Card, int] = {card: i for i, card in enumerate(deck)}
-        # codes handed out by encode(): additive codes, or card ids on the generic path
+        # the tables' additive codes by id (card ids on the generic path): the batch paths add them
         self.codes = np.array(model.codes if self.mode != "generic" else range(len(deck)), dtype=np.int64)
-        self.code_list: list[int] = self.codes.tolist()
-        self.ids = CardIds(ruleset, model, self.codes, self.low)
+        self.table_codes: list[int] = self.codes.tolist()
         value_of = {symbol: value for value, symbol in enumerate(ruleset.rank_symbols)}
         suit_rank = {suit: len(ruleset.suit_order) - i for i, suit in enumerate(ruleset.suit_order)}
         # per id: aces-high rank (lowest-card wild), rank value and suit rank (suit tie-break)
@@ -282,6 +285,11 @@ class FastRanker:
         self._codes_plus: np.ndarray | None = None
         self._batch_cache: dict[str, Any] = {}  # batch_rank.py's per-ruleset arrays
         self._suit_batch: SuitBatch | None = None
+        # codes handed out by encode() and taken by rank(): the table codes, or for a suit
+        # tie-break settled by classes codes that carry their card (suitcall.py)
+        per_call = self.mode == "suited" and usable(self, batch=False)
+        self.code_list: list[int] = call_codes(self) if per_call else self.table_codes
+        self.ids = CardIds(ruleset, model, self.codes, self.low, self.code_list if per_call else None)
         self.rank: Callable[[Sequence[int]], int] = self._make_rank()
 
     # --- encoding ------------------------------------------------------------------------

@@ -180,12 +180,13 @@ def evaluate(ruleset: Rules, cards: Any) -> Hand:
     read = read_cards(ruleset, cards)
     engine = engine_for(ruleset)
     game = ruleset.game
+    constrained = game is not None and (game.use_hole is not None or game.use_board is not None)
     if (
         len(read) < ruleset.hand_min
-        or (game is not None and len(read) > ruleset.hand_size)
+        or (constrained and len(read) > ruleset.hand_size)
         or not fast_mode(ruleset, "evaluate")
     ):
-        return engine.evaluate(read)  # C104, or a game's rules where rank() takes one hand
+        return engine.evaluate(read)  # C104, or a game's card-usage rule where rank() takes one hand
     fill = fast_hands(ruleset).fill(read)
     if fill is None:
         return engine.evaluate(read)  # C106, said by the generic evaluator

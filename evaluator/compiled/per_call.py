@@ -200,7 +200,7 @@ def subset_finder(ranker: RankSource) -> Callable[[Sequence[int], int], tuple[in
 
 def lowest_rank(ranker: RankSource, direct: Rank) -> Rank:
     """Lowest-card wild: the lowest natural rank held turns wild first."""
-    codes = ranker.code_list
+    codes = ranker.table_codes
     aces_high = ranker.aces_high.tolist()
     high_of = {code: rank for code, rank in zip(codes, aces_high, strict=False)}
     never = len(ranker.ruleset.deck_ranks) + 1

@@ -4,7 +4,8 @@ The value of a holding is ``dense * B**hand.size + suit key`` (``B`` = suits +
 1): the best table value over the ``hand.size`` subsets, then the best suit key
 among the subsets that reach it -- ``Engine._suit_key`` as an integer. Above
 ``hand.size`` cards the key comes from the class of the best hand where that
-settles it (``suitplay.py``); the subsets rank the rest.
+settles it (``suitplay.py``; per call on codes that carry their card,
+``suitcall.py``); the subsets rank the rest.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from .classgrid import NO_HAND
-from .suitplay import BatchPlay, ClassPlay, PlaySource, call_rank, usable
+from .suitcall import call_rank
+from .suitplay import BatchPlay, PlaySource, class_play, usable
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -30,13 +32,12 @@ class SuitSource(PlaySource, Protocol):
     def ruleset(self) -> Rules: ...
     @property
     def suit_pad(self) -> list[int]: ...
-    @property
-    def _batch_cache(self) -> dict[str, Any]: ...
 
 
 def suited_rank(ranker: SuitSource, direct: Callable[[Sequence[int]], int]) -> Callable[[Sequence[int]], int]:
     """Suit tie-break: the holding's value, and the suit key of its class's cards
-    (``suitplay.py``) where that settles it, else :func:`subsets_rank`."""
+    (``suitcall.py``, on its own codes) where that settles it, else :func:`subsets_rank`
+    (on the table codes)."""
     by_subsets = subsets_rank(ranker, direct)
     return call_rank(ranker, direct, by_subsets) if usable(ranker, batch=False) else by_subsets
 
@@ -47,7 +48,7 @@ def subsets_rank(ranker: SuitSource, direct: Callable[[Sequence[int]], int]) -> 
     order = {
         code: (rank, suit)
         for code, rank, suit in zip(
-            ranker.code_list, ranker.rank_value.tolist(), ranker.suit_rank.tolist(), strict=False
+            ranker.table_codes, ranker.rank_value.tolist(), ranker.suit_rank.tolist(), strict=False
         )
     }
     key_of = suit_key_function(ranker, order)
@@ -118,7 +119,7 @@ def suited_many(ranker: SuitSource, ids: np.ndarray, direct_many: Callable[[np.n
     cache = ranker._batch_cache
     play = cache.get("suit-play")
     if play is None:
-        play = cache["suit-play"] = BatchPlay(ranker, ClassPlay(ranker))
+        play = cache["suit-play"] = BatchPlay(ranker, class_play(ranker))
     assert isinstance(play, BatchPlay)
     return play.rank(ids, direct_many(ids), lambda rows: subsets_many(ranker, rows, direct_many))
 

@@ -26,23 +26,23 @@ Three things can still make the choice of cards turn on suits, and are checked:
 
 Cards are one bit each, rank-major (``rank * suits + suit rank - 1``), so a
 rank's cards are one field of the holding's sum of bits: in batch a field of
-``suits`` bits, per call a byte whose upper bits carry the class's count of
-that rank and a mark for the rank that comes first. One pack only (a rank holds
-a suit once), no suit named in a pattern (the flush tables would differ by
-suit), and at most 63 bits of cards in batch / four suits per call; other
-rulesets keep ``suited.py``.
+``suits`` bits; per call a byte of the per-call codes, whose upper bits carry
+the count of that rank (``suitcall.py``). One pack only (a rank holds a suit
+once), no suit named in a pattern (the flush tables would differ by suit), and
+at most 63 bits of cards in batch / four suits per call; other rulesets keep
+``suited.py``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from .classgrid import NO_HAND
-from .table_layout import TableSource
+from .table_layout import Layout, TableSource
 
 #: Rows per chunk: the working arrays of a chunk stay in the CPU cache.
 CHUNK = 16384
@@ -52,10 +52,6 @@ KEYS_LIMIT = 1 << 20
 CHECK = 1  # mixed suits only, distinct ranks: the highest suits must not be one suit
 FLUSH = 2  # one suit only
 SLOW = 4  # no single class: rank by subsets
-#: Per call, a card's bit sits this far above its code (codes fit in 63 bits).
-CARD_SHIFT = 64
-#: Marks the rank whose cards come first in a per-call rank byte.
-FIRST = 0x80
 
 
 class PlaySource(TableSource, Protocol):
@@ -74,9 +70,13 @@ class PlaySource(TableSource, Protocol):
     @property
     def suit_rank(self) -> np.ndarray: ...
     @property
-    def code_list(self) -> list[int]: ...
+    def table_codes(self) -> list[int]: ...
     @property
     def nf(self) -> dict[int, int]: ...
+    @property
+    def fl(self) -> dict[int, int]: ...
+    @property
+    def _batch_cache(self) -> dict[str, Any]: ...
 
 
 def usable(source: PlaySource, batch: bool) -> bool:
@@ -97,6 +97,15 @@ def usable(source: PlaySource, batch: bool) -> bool:
     )
 
 
+def class_play(source: PlaySource) -> ClassPlay:
+    """The ruleset's :class:`ClassPlay`, made once and shared by the batch and per-call paths."""
+    found = source._batch_cache.get("class-play")
+    if found is None:
+        found = source._batch_cache["class-play"] = ClassPlay(source)
+    assert isinstance(found, ClassPlay)
+    return found
+
+
 class ClassPlay:
     """Per table value of ``hand.size`` cards: the ranks that play, in suit-key order."""
 
@@ -112,11 +121,15 @@ class ClassPlay:
         count = len(tables.strengths)
         found: dict[int, set[int]] = {}  # value -> the rank keys of the classes worth it
         reached: dict[bool, set[int]] = {False: set(), True: set()}  # values reached mixed / one-suited
+        counts_of: dict[int, list[int]] = {}  # rank key -> its count per digit
         for flush, part in ((False, tables.nf), (True, tables.fl)):
             if size not in part:
                 continue
             part_keys, part_values = part[size]
-            for key, value in zip((part_keys & layout.key_mask).tolist(), part_values.tolist(), strict=True):
+            part_keys = part_keys & layout.key_mask
+            keys = part_keys.tolist()
+            counts_of.update(zip(keys, decode_many(layout, part_keys).tolist(), strict=True))
+            for key, value in zip(keys, part_values.tolist(), strict=True):
                 found.setdefault(value, set()).add(key)
                 reached[flush].add(value)
         self.kind = [SLOW] * count
@@ -126,7 +139,7 @@ class ClassPlay:
         for value, classes in found.items():
             if len(classes) != 1:
                 continue  # several classes: the subsets decide
-            counts = Counter({digit_rank[d]: c for d, c in enumerate(layout.decode(next(iter(classes)))) if c})
+            counts = Counter({digit_rank[d]: c for d, c in enumerate(counts_of[next(iter(classes))]) if c})
             self.blocks[value] = blocks_of(counts, method)
             mixed, one_suited = value in reached[False], value in reached[True]
             if not mixed:
@@ -143,6 +156,24 @@ class ClassPlay:
             key = key * self.base + suit
         padded: int = key * self.base ** (self.size - len(suits))
         return padded
+
+
+def decode_many(layout: Layout, keys: np.ndarray) -> np.ndarray:
+    """The count vectors (n, digits) of rank keys: ``Layout.decode``, vectorised.
+
+    >>> from evaluator import load
+    >>> from evaluator.compiled.fast import ruleset_ranker
+    >>> layout = ruleset_ranker(load("standard")).layout
+    >>> key = layout.place(12) * 2 + layout.place(0)
+    >>> decode_many(layout, np.array([key])).tolist() == [layout.decode(key)]
+    True
+    """
+    counts = np.zeros((len(keys), layout.digits), dtype=np.int64)
+    for part, shift, bits in zip(layout.parts, layout.part_shift, layout.part_bits, strict=True):
+        value = (keys >> shift) & ((1 << bits) - 1)
+        for d in part:
+            value, counts[:, d] = np.divmod(value, layout.radix[d])
+    return counts
 
 
 def blocks_of(counts: Counter[int], method: str) -> list[tuple[int, int, int]]:
@@ -283,117 +314,3 @@ class BatchPlay:
             settled |= holds
         found = np.where(value < 0, NO_HAND, value * play.scale + key)
         return found, ~settled & (value >= 0)
-
-
-class CallPlay:
-    """The suit key of one holding (``rank`` per call)."""
-
-    def __init__(self, source: PlaySource, play: ClassPlay) -> None:
-        self.play = play
-        suits = play.suits
-        # per code: the code, and one bit per card above it, a byte per rank (bit = suit rank - 1)
-        self.both_of: dict[int, int] = {
-            code: code + (1 << (CARD_SHIFT + 8 * rank + suit - 1))
-            for code, rank, suit in zip(
-                source.code_list, source.rank_value.tolist(), source.suit_rank.tolist(), strict=True
-            )
-        }
-        self.width = play.ranks
-        self.same = {play.digits([suit] * play.size) for suit in range(1, suits + 1)}
-        # per value: (byte mask of the ranks that play, their counts and first mark, check)
-        # for a plain class; the rank set (suit bit 0) for a flush; None for the subsets
-        self.infos: list[tuple[int, int, bool] | int | None] = []
-        for value, blocks in enumerate(play.blocks):
-            kind = play.kind[value]
-            if kind & SLOW:
-                self.infos.append(None)
-            elif kind & FLUSH:
-                self.infos.append(sum(1 << (8 * rank) for rank, _, _ in blocks))
-            else:
-                mask = sum(((1 << suits) - 1) << (8 * rank) for rank, _, _ in blocks)
-                marks = sum(((cards << 4) | (FIRST if at == 0 else 0)) << (8 * rank) for rank, cards, at in blocks)
-                self.infos.append((mask, marks, bool(kind & CHECK)))
-        self.flush_keys = [(bit, play.digits([bit + 1] * play.size)) for bit in range(suits - 1, -1, -1)]
-        # a byte keeps its count and mark, and only the suits that play (the highest)
-        reduce = bytearray(256)
-        for byte in range(256):
-            top = top_suits(byte & 0x0F, (byte >> 4) & 7)
-            reduce[byte] = (byte & 0xF0) | sum(1 << (suit - 1) for suit in top)
-        self.reduce = bytes(reduce)
-        self.keys = _Keys(play)
-
-
-def call_rank(
-    source: PlaySource, direct: Callable[[Sequence[int]], int], slow: Callable[[Sequence[int]], int]
-) -> Callable[[Sequence[int]], int]:
-    """``rank`` per call: holdings above ``hand.size`` cards by their table value and the
-    class's suit key (the tables built on first use), the rest and the odd ones by ``slow``.
-
-    One pass over the codes sums each card's code and its bit above them: the low part
-    is ``direct``'s sum (looked up here unless a suit may flush), the high part the cards."""
-    size = source.size
-    scale = source.suit_scale
-    layout = source.layout
-    nf = source.nf
-    bias, shift, limit = layout.bias, layout.shift, layout.limit
-    flush_bits = layout.flush_bits if source.tables.flush_matters else 0
-    low = (1 << CARD_SHIFT) - 1
-    made: CallPlay | None = None
-    infos: list[tuple[int, int, bool] | int | None] = []
-    both_of: Callable[[int], int] = int
-    keys: dict[bytes, int] = {}
-    same: set[int] = set()
-    flush_keys: list[tuple[int, int]] = []
-    width = 0
-    reduce = b""
-    zero = b"\0"
-
-    def rank_played(held: Sequence[int]) -> int:
-        nonlocal made, infos, both_of, keys, same, flush_keys, width, reduce
-        if len(held) <= size:
-            return slow(held)
-        if made is None:
-            made = CallPlay(source, ClassPlay(source))
-            infos, both_of, keys, same = made.infos, made.both_of.__getitem__, made.keys, made.same
-            flush_keys, width, reduce = made.flush_keys, made.width, made.reduce
-        try:
-            total = sum(map(both_of, held), bias)
-        except KeyError:
-            return slow(held)  # not codes of this ruleset: its error
-        value = direct(held) if total & flush_bits or len(held) > limit else nf[(total & low) >> shift]
-        if value < 0:
-            return NO_HAND
-        cards = total >> CARD_SHIFT
-        info = infos[value]
-        if info.__class__ is tuple:
-            mask, marks, check = info
-            key = keys[((cards & mask) | marks).to_bytes(width, "big").translate(reduce, zero)]
-            if check and key in same:
-                return slow(held)
-            return value * scale + key
-        if info is None:
-            return slow(held)
-        for bit, key in flush_keys:  # the highest suit holding every rank of the flush
-            wanted = info << bit  # type: ignore[operator]
-            if cards & wanted == wanted:
-                return value * scale + key
-        return slow(held)
-
-    return rank_played
-
-
-class _Keys(dict[bytes, int]):
-    """Suit key of a run of reduced rank bytes (high rank first), worked out on first use."""
-
-    def __init__(self, play: ClassPlay) -> None:
-        super().__init__()
-        self.play = play
-
-    def __missing__(self, runs: bytes) -> int:
-        first = [byte for byte in runs if byte & FIRST]
-        rest = [byte for byte in runs if not byte & FIRST]
-        suits: list[int] = []
-        for byte in first + rest:
-            suits.extend(top_suits(byte & 0x0F, (byte >> 4) & 7))
-        key = self[runs] = self.play.digits(suits)
-        return key

@@ -176,7 +176,8 @@ class TableHands:
         self.deck = model.cards
         self.tokens = deck_reader(ruleset).tokens
         self.names = [str(card) for card in model.cards]
-        self.codes = hands.codes
+        self.codes = hands.codes  # what rank() takes (encode's codes)
+        self.table_codes = ranker.table_codes  # the tables' additive codes (class keys)
         self.rank = hands.rank
         self.layout = layout
         self.shift, self.bias, self.flush_bits = layout.shift, layout.bias, layout.flush_bits
@@ -257,13 +258,13 @@ class TableHands:
 
     def unique_record(self, ids: Sequence[int], value: int, total: int | None) -> ClassRecord | None:
         """The record of the one ``hand.size`` class worth ``value`` when no suit of the
-        holding reaches a hand (``total``: the holding's sum of codes and bias, if known),
+        holding reaches a hand (``total``: the holding's sum of table codes and bias, if known),
         else None. The cards that play are then the earliest of each rank the class
         holds: of the subsets of that class, the first in combinations order."""
         if not self.keyed:
             return None
         if total is None:
-            codes = self.codes
+            codes = self.table_codes
             total = sum([codes[i] for i in ids], self.bias)
         if self.flush_matters and total & self.flush_bits:
             return None
@@ -318,7 +319,7 @@ class TableHands:
         the ruleset's classes carry suits)."""
         if not self.classes or not self.wild_ids.isdisjoint(played):
             return None
-        total = sum([self.codes[i] for i in played], self.bias)
+        total = sum([self.table_codes[i] for i in played], self.bias)
         key = (total >> self.shift) * 2 + (1 if len(played) == self.size and total & self.flush_bits else 0)
         found = self._records.get(key)
         return found if found is not None else self.record_of(key)
@@ -390,10 +391,11 @@ def table_evaluator(ruleset: Rules, hands: FastHands, slow: Callable[[Any], Hand
     category_index = source.category_index
     qualifying = [index >= 0 for index in category_index]
     low = max(ruleset.hand_min, 1)
-    # a game's card-usage rule: rank() takes one hand, and the generic path says the rest
-    high = ruleset.hand_size if ruleset.game is not None else MAX_CARDS
-    longest = MAX_CARD_TEXT
     ranker = hands.ranker
+    # a game's card-usage rule (use_hole, use_board): rank() takes one hand, and the generic
+    # path says the rest; a game without one plays the best hand of any holding, as here
+    high = ruleset.hand_size if ranker.constrained else MAX_CARDS
+    longest = MAX_CARD_TEXT
     layout = ranker.layout
     # the direct lookup inlined when nothing comes before or after it (per_call.direct_rank)
     direct = ranker.mode == "direct" and not ranker.lowest and ranker.model.wild_limit is None and scale == 1

@@ -300,10 +300,11 @@ def test_eval_lines_equal_the_generic_hands(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CATALOGUE)
-def test_compare_equals_the_generic_engine_on_many_deals(name: str) -> None:
+def test_compare_equals_the_generic_engine_on_many_deals(name: str, request: pytest.FixtureRequest) -> None:
     rs = load(name)
     rng = random.Random(f"many-{name}")
     k = rs.hand_size
-    for _ in range(1500):
+    # 500 deals a ruleset in CI (the generic engine's compare is the cost), 1500 with --slow
+    for _ in range(1500 if request.config.getoption("--slow") else 500):
         a, b = deal(rs, k, rng), deal(rs, k, rng)
         assert rs.compare(a, b) == generic_compare(rs, a, b)

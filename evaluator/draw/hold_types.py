@@ -32,7 +32,7 @@ hold of one hand, plainly, as the cross-check.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 from math import comb
 
@@ -102,6 +102,7 @@ class HoldType:
         return self.wilds + self.naturals
 
 
+@lru_cache(maxsize=1 << 16)  # a list's wording asks the same few thousand types millions of times
 def unpack(key: int) -> HoldType:
     """The fields of a packed type."""
     values = {name: (key >> _SHIFT[name]) & ((1 << width) - 1) for name, width in _FIELDS}
@@ -116,6 +117,7 @@ def descriptor(key: int) -> int:
     return key & ~PENALTY_BITS
 
 
+@lru_cache(maxsize=1 << 16)
 def family(key: int) -> int:
     """The type without what a list may tell apart inside one line: rank detail,
     gaps, high cards and penalties (a family is "3 to a straight flush", "pair"

@@ -82,8 +82,11 @@ class Engine:
     ) -> HandClass:
         """Build the :class:`HandClass` of rank values (high to low), a flush suit,
         the number of wild cards among them and (when patterns ask) the suits held."""
-        counts = Counter(ranks)
-        groups = tuple(sorted(((count, rank) for rank, count in counts.items()), key=lambda g: (-g[0], -g[1])))
+        counts: dict[int, int] = {}
+        for rank in ranks:
+            counts[rank] = counts.get(rank, 0) + 1
+        # larger groups first, higher ranks first within a size (no two groups share a rank)
+        groups = tuple(sorted([(count, rank) for rank, count in counts.items()], reverse=True))
         return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds, suited=suited)
 
     def suited_of(self, cards: Sequence[Card]) -> Suited:

@@ -69,6 +69,9 @@ class Engine:
             ruleset.wild.plays_as_hands is not None and "suit" in _kinds(ruleset.wild.plays_as_hands.pattern)
         )
         self.classify = lru_cache(maxsize=1 << 18)(self._classify)
+        # no pattern asks how many wild cards play (``wilds``, ``natural``): a class with
+        # wild cards is classified as the same class without them
+        self.reads_wilds = any("wilds" in _kinds(p) for p in _patterns(ruleset))
         # flush(k), run(k, flush), suits: classes then carry the suits held
         self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
         # what rank classes cannot value: suits within the hand, or the best subset of
@@ -93,10 +96,15 @@ class Engine:
         """The suits ``cards`` hold, each with its rank values high to low, in a
         canonical order; suit names are kept only when a pattern names a suit."""
         by_suit: dict[str, list[int]] = {}
+        value_of = self.value_of
         for card in cards:
-            by_suit.setdefault(card.suit or "", []).append(self.value_of[card.rank or ""])
-        keep = self.flush_needs_suit
-        items = [(suit if keep else "", tuple(sorted(values, reverse=True))) for suit, values in by_suit.items()]
+            by_suit.setdefault(card.suit or "", []).append(value_of[card.rank or ""])
+        if not self.flush_needs_suit:
+            # the same order without names: bigger suits first, then higher ranks (one sort, no key
+            # function: this runs for every suit class a check or a count walks)
+            held = sorted([(len(values), sorted(values, reverse=True)) for values in by_suit.values()], reverse=True)
+            return tuple([("", tuple(values)) for _, values in held])
+        items = [(suit, tuple(sorted(values, reverse=True))) for suit, values in by_suit.items()]
         return tuple(sorted(items, key=lambda item: (-len(item[1]), tuple(-v for v in item[1]), item[0])))
 
     def _run_top(self, ranks: tuple[int, ...], distinct: int) -> int | None:
@@ -112,6 +120,11 @@ class Engine:
     def _classify(
         self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int = 0, suited: Suited | None = None
     ) -> Classification | None:
+        if wilds and not self.reads_wilds:
+            plain = self.classify(ranks, flush_suit, 0, suited)
+            if plain is None:
+                return None
+            return replace(plain, hand_class=replace(plain.hand_class, wilds=wilds))
         hand_class = self.hand_class(ranks, flush_suit, wilds, suited)
         for category in self.ruleset.categories:
             binding = category.matcher(hand_class, {})
@@ -239,9 +252,11 @@ class Engine:
         return self._finish(classification, naturals, wilds, list(choice))
 
     def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
-        ranks = tuple(sorted((self.value_of[card.rank or ""] for card in cards), reverse=True))
-        flush_suit = cards[0].suit if len(cards) == self.size and len({card.suit for card in cards}) == 1 else None
-        return self.classify(ranks, flush_suit, wilds, self.suited_of(cards))
+        value_of = self.value_of
+        ranks = tuple(sorted([value_of[card.rank or ""] for card in cards], reverse=True))
+        suited = self.suited_of(cards)
+        flush_suit = cards[0].suit if len(cards) == self.size and len(suited) == 1 else None
+        return self.classify(ranks, flush_suit, wilds, suited)
 
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:

@@ -367,6 +367,25 @@ def test_describe_template_field_wilds(tmp_path: Path) -> None:
     assert load(path).evaluate("Ah 9h 8h 5h X").describe() == "ace-high flush, X as Kh"
 
 
+def test_a_pattern_that_reads_wilds_sees_the_wild_cards_of_a_suit_class(tmp_path: Path) -> None:
+    # the engine classifies a class with wild cards as the class without them only when no
+    # pattern asks how many wild cards play: here one does (a four flush counts when natural)
+    spec = (
+        "extends: standard\ndeck: {jokers: 1}\n"
+        "categories:\n"
+        "  natural_four_flush: {pattern: 'flush(4) & natural', describe: 'natural four flush'}\n"
+        "  four_flush: {pattern: 'flush(4)', describe: 'four flush'}\n"
+        "order: [royal_flush, five_of_a_kind, straight_flush, four_of_a_kind, full_house, flush, straight,\n"
+        "        three_of_a_kind, two_pair, natural_four_flush, four_flush, pair, high_card]\n"
+    )
+    rs = load(write(tmp_path, "natural-four-flush.yaml", spec))
+    assert rs.evaluate("Ah 9h 7h 4h 2c").category == "natural_four_flush"
+    assert rs.evaluate("Ah 9h 7h 2c X").category == "four_flush"  # a four flush, not a natural one
+    assert rs.compare("Kh 9h 7h 4h 2c", "Ah 9h 7h 2c X") == 1
+    plain = load(write(tmp_path, "four-flush-only.yaml", spec.replace(" & natural", "")))
+    assert plain.evaluate("Ah 9h 7h 2c X").category == "natural_four_flush"
+
+
 # --- building the wild section ----------------------------------------------------------
 
 

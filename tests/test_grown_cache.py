@@ -4,7 +4,6 @@ file means growing them again."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ from signed_files import resign
 
 from evaluator import load
 from evaluator.compiled import tables as tables_module
+from evaluator.compiled.array_payload import pack, unpack
 from evaluator.compiled.table_cache import GROWN_MAGIC, grown_path, read_grown
 from evaluator.compiled.tables import ensure_tables, load_tables
 from evaluator.core import diskcache
@@ -66,15 +66,12 @@ def _rewrite(path: Path, key: bytes, spoil: str) -> None:
     """Re-sign the grown file with ``key`` after spoiling its arrays (or not)."""
 
     def spoilt(payload: bytes) -> bytes:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
+        arrays = dict(unpack(payload))
         if spoil == "unsorted":
             arrays["nf_keys"] = arrays["nf_keys"][::-1].copy()
         elif spoil == "values":
             arrays["nf_values"] = arrays["nf_values"] + 10**6
-        buffer = io.BytesIO()
-        np.savez(buffer, **arrays)
-        return buffer.getvalue()
+        return pack(arrays)
 
     resign(path, GROWN_MAGIC, key, spoilt)
 

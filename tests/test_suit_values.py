@@ -9,7 +9,6 @@ again, as the table files are.
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 
 from evaluator import load
 from evaluator.compiled import suitvalue_cache
+from evaluator.compiled.array_payload import pack, unpack
 from evaluator.compiled.counting import count, played_counts
 from evaluator.compiled.suitclasses import holdings
 from evaluator.compiled.suitcount import suited_fills
@@ -94,13 +94,10 @@ def _resign(path: Path, key: bytes, change: object = None) -> None:
     blob = path.read_bytes()
     length = int.from_bytes(blob[8:12], "little")
     header = json.loads(blob[12 : 12 + length])
-    with np.load(io.BytesIO(blob[12 + length :]), allow_pickle=False) as archive:
-        arrays = {name: archive[name] for name in archive.files}
+    arrays = dict(unpack(blob[12 + length :]))
     if callable(change):
         change(arrays)
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    payload = buffer.getvalue()
+    payload = pack(arrays)
     header["length"] = len(payload)
     header.pop("hmac")
     header["hmac"] = diskcache.CacheFolder(path.parent, -1, key).sign(MAGIC, header, payload)

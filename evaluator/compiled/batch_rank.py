@@ -67,6 +67,8 @@ class BatchRanker(TableSource, Protocol):
 
     def _dense_tables(self, k: int) -> tuple[np.ndarray, np.ndarray]: ...
 
+    def _dense_flush(self, k: int) -> np.ndarray: ...
+
     def _blocks(self, ids: np.ndarray, limit: int) -> Iterator[tuple[int, np.ndarray]]: ...
 
     def _direct_rank(self) -> Callable[[Sequence[int]], int]: ...
@@ -162,7 +164,7 @@ class SuitTables:
         at = 0
         for row in range(self.offsets.shape[0]):
             for count in range(ranker.size, top + 1):
-                table = ranker._dense_tables(count)[1][row]
+                table = ranker._dense_flush(count)[row]
                 self.offsets[row, count] = at
                 pieces.append(table)
                 at += len(table)
@@ -280,7 +282,7 @@ def suit_tables_of(ranker: BatchRanker, top: int) -> SuitTables:
     cache = ranker._batch_cache
     key = f"suit-tables-{top}"
     for count in range(ranker.size, top + 1):
-        ranker._dense_tables(count)  # may rebuild the dense index: before looking at it
+        ranker._dense_flush(count)  # may rebuild the dense index: before looking at it
     found = cache.get(key)
     if found is None or found.index is not ranker.index:
         found = cache[key] = SuitTables(ranker, top)

@@ -370,26 +370,41 @@ class FastRanker:
 
     def _dense_tables(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Dense NF and FL value arrays (int64) of ``k``-card classes."""
+        plain = self._dense_plain(k)
+        return plain, self._dense_flush(k)
+
+    def _index_for(self, k: int) -> DenseIndex:
+        """The dense index of ``k``-card classes (grown from the tables first): built for at
+        least ``k`` cards at once, rebuilt -- dropping the dense tables -- when ``k`` passes it."""
+        ensure_tables(self.tables, k)
+        if self._index is None or k > self._index.top:
+            self._index = DenseIndex(self.layout, max(k, min(self.layout.limit, self.built)))
+            self._dense_nf.clear()
+            self._dense_fl.clear()
+        return self._index
+
+    def _dense_plain(self, k: int) -> np.ndarray:
+        """The dense NF value array of ``k``-card classes."""
         if k not in self._dense_nf:
-            tables = self.tables
-            ensure_tables(tables, k)
-            if k > self.index.top:
-                self._index = DenseIndex(self.layout, k)
-                self._dense_nf.clear()
-                self._dense_fl.clear()
-            index = self.index
-            count = index.count(k)
-            dense_nf = np.full(count, NO_HAND, dtype=np.int64)
-            keys, values = tables.nf[k]
+            index = self._index_for(k)
+            dense_nf = np.full(index.count(k), NO_HAND, dtype=np.int64)
+            keys, values = self.tables.nf[k]
             dense_nf[index.index(keys, k)] = values
-            layout = self.layout
-            dense_fl = np.full((layout.suits if self.model.suit_keyed else 1, count), NO_HAND, dtype=np.int64)
+            self._dense_nf[k] = dense_nf
+        return self._dense_nf[k]
+
+    def _dense_flush(self, k: int) -> np.ndarray:
+        """The dense FL value arrays of ``k``-card classes, one row per suit when the suit
+        keys the value (else one row): what one-suited holdings read (``batch_rank.SuitTables``)."""
+        if k not in self._dense_fl:
+            index = self._index_for(k)
+            layout, tables = self.layout, self.tables
+            dense_fl = np.full((layout.suits if self.model.suit_keyed else 1, index.count(k)), NO_HAND, dtype=np.int64)
             if k in tables.fl:
                 keys, values = tables.fl[k]
                 dense_fl[keys >> layout.key_bits, index.index(keys & layout.key_mask, k)] = values
-            self._dense_nf[k] = dense_nf
             self._dense_fl[k] = dense_fl
-        return self._dense_nf[k], self._dense_fl[k]
+        return self._dense_fl[k]
 
     def to_ids(self, array: Any) -> np.ndarray:
         """Card ids of a batch given as card ids or as :meth:`encode` codes (``card_ids.CardIds``)."""

@@ -6,23 +6,21 @@ walk of ``suitvalues.value_classes``, the others read its result. A file
 (``.suits``, magic ``PRSUITVL``) is named by the ruleset's table hash and the
 holding size, and goes through :mod:`evaluator.core.diskcache` like a table
 file: HMAC-signed with the user's key, read without following links, bounded,
-``.npz`` without pickles, and checked for consistency (every deal counted once,
+arrays laid out by ``array_payload`` (no pickles), and checked for consistency (every deal counted once,
 indices in range) before use; anything that does not check out is valued again
 and rewritten. ``POKERRULES_TABLE_CACHE=off`` keeps it in memory only.
 """
 
 from __future__ import annotations
 
-import io
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..core import diskcache
 from ..core.progress import Bar
+from .array_payload import pack, unpack
 from .suitvalues import SuitValues, from_arrays, value_classes
 from .table_cache import FORMAT_VERSION, cache_dir, cache_enabled, ruleset_hash
 
@@ -110,11 +108,8 @@ def _expected_header(ruleset: Rules, cards: int) -> dict[str, Any]:
 def write_values(ruleset: Rules, values: SuitValues, path: Path) -> bool:
     """Write ``values`` to ``path`` atomically and signed; False when the folder is not
     usable or the file would be over the size cap."""
-    buffer = io.BytesIO()
-    save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag)
-    save(buffer, **values.arrays())
     fields = dict(_expected_header(ruleset, values.cards), name=ruleset.name)
-    return diskcache.write_file(path, MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, MAGIC, fields, pack(values.arrays()))
 
 
 def read_values(ruleset: Rules, cards: int, path: Path) -> SuitValues | None:
@@ -124,9 +119,7 @@ def read_values(ruleset: Rules, cards: int, path: Path) -> SuitValues | None:
     if payload is None:
         return None
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-        values = from_arrays(ruleset, arrays)
+        values = from_arrays(ruleset, unpack(payload))
         return values if values.cards == cards else None
     except Exception:  # noqa: BLE001 - whatever is wrong with the file, it is valued again
         return None

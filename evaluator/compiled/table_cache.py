@@ -20,7 +20,6 @@ one second a progress bar shows on stderr.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 from pathlib import Path
@@ -30,6 +29,7 @@ import numpy as np
 
 from ..core import diskcache
 from ..core.resources import user_cache_dir
+from .array_payload import pack, unpack
 from .classgrid import NO_HAND
 from .classwords import read_words
 from .suittable import SUIT_MODE, read_suit_table
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 #: Bumped whenever the layout of a cache file or of the tables changes, or the values
 #: the generic evaluator gives them (7: two packs laid out for ten cards; 8: a hand
 #: that does not qualify plays its best score).
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"
 MAGIC = b"PRTABLES"
@@ -121,11 +121,8 @@ def _unflatten_strengths(flat: np.ndarray, shape: np.ndarray) -> list[Strength]:
 def write_cache(tables: Tables, path: Path) -> bool:
     """Write ``tables`` to ``path`` atomically and signed (see :mod:`evaluator.core.diskcache`);
     False when the folder is not usable or the file would be over the size cap."""
-    buffer = io.BytesIO()
-    save: Any = np.savez  # (the stubs mistake the arrays for its allow_pickle flag; all are int arrays)
-    save(buffer, **_payload(tables))
     fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name)
-    return diskcache.write_file(path, MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, MAGIC, fields, pack(_payload(tables)))
 
 
 def _expected_header(ruleset: Rules) -> dict[str, Any]:
@@ -141,8 +138,7 @@ def read_cache(ruleset: Rules, path: Path) -> Tables | None:
     if payload is None:
         return None
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
+        arrays = unpack(payload)
         model = card_model(ruleset)
         nf = {
             int(name[8:]): (arrays[name], arrays["nf_values_" + name[8:]])
@@ -183,13 +179,11 @@ def grown_path(ruleset: Rules, cards: int) -> Path:
 def write_grown(tables: Tables, cards: int) -> bool:
     """Cache the tables grown to ``cards`` cards (the holdings past ``hand.size + 2`` that a
     first ``rank_many`` of eight or more cards grows), signed like the tables themselves."""
-    buffer = io.BytesIO()
-    save: Any = np.savez
     (nf_keys, nf_values), (fl_keys, fl_values) = tables.nf[cards], tables.fl[cards]
-    save(buffer, nf_keys=nf_keys, nf_values=nf_values, fl_keys=fl_keys, fl_values=fl_values)
+    payload = pack({"nf_keys": nf_keys, "nf_values": nf_values, "fl_keys": fl_keys, "fl_values": fl_values})
     path = grown_path(tables.ruleset, cards)
     fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name, cards=cards)
-    return diskcache.write_file(path, GROWN_MAGIC, fields, buffer.getvalue())
+    return diskcache.write_file(path, GROWN_MAGIC, fields, payload)
 
 
 Pair = tuple[np.ndarray, np.ndarray]
@@ -204,9 +198,9 @@ def read_grown(tables: Tables, cards: int) -> tuple[Pair, Pair] | None:
     if payload is None:
         return None
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
-            nf = (archive["nf_keys"], archive["nf_values"])
-            fl = (archive["fl_keys"], archive["fl_values"])
+        arrays = unpack(payload)
+        nf = (arrays["nf_keys"], arrays["nf_values"])
+        fl = (arrays["fl_keys"], arrays["fl_values"])
         for keys, values in (nf, fl):
             _check_pair(keys, values, len(tables.strengths))
         return nf, fl

@@ -122,17 +122,21 @@ def _canonical(header: Mapping[str, Any]) -> bytes:
     return json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
-def _read_exact(fd: int, count: int) -> bytes | None:
-    """``count`` bytes from ``fd``, or None at an early end of file."""
-    parts: list[bytes] = []
-    left = count
-    while left > 0:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
+def _read_exact(fd: int, count: int) -> bytearray | None:
+    """``count`` bytes from ``fd``, or None at an early end of file.
+
+    Read into one buffer (no chunks joined: a table file is megabytes) and handed
+    out as that ``bytearray``, so arrays read from it are views, not copies.
+    """
+    buffer = bytearray(count)
+    view = memoryview(buffer)
+    got = 0
+    while got < count:
+        read = os.readv(fd, [view[got:]])
+        if read == 0:
             return None
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
+        got += read
+    return buffer
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -149,7 +153,7 @@ class CacheFolder:
         self.fd = fd
         self.key = key
 
-    def sign(self, magic: bytes, header: Mapping[str, Any], payload: bytes) -> str:
+    def sign(self, magic: bytes, header: Mapping[str, Any], payload: bytes | bytearray) -> str:
         """The HMAC-SHA256 (hex) of a file's magic, header (without ``hmac``) and payload."""
         mac = hmac.new(self.key, magic, hashlib.sha256)
         mac.update(_canonical({k: v for k, v in header.items() if k != "hmac"}))
@@ -157,7 +161,7 @@ class CacheFolder:
         mac.update(payload)
         return mac.hexdigest()
 
-    def read(self, name: str, magic: bytes, expect: Mapping[str, Any]) -> bytes | None:
+    def read(self, name: str, magic: bytes, expect: Mapping[str, Any]) -> bytearray | None:
         """The payload of file ``name`` when it is a regular file of ours that
         starts with ``magic``, whose header holds ``expect`` and whose HMAC checks
         out; None otherwise (missing, foreign, forged, truncated, too big)."""
@@ -318,7 +322,8 @@ def _read_key(dir_fd: int, folder: Path) -> bytes | None:
                 " (remove the file to start a fresh cache)",
             )
             return None
-        return _read_exact(fd, KEY_BYTES)
+        key = _read_exact(fd, KEY_BYTES)
+        return bytes(key) if key is not None else None
     finally:
         os.close(fd)
 
@@ -406,7 +411,7 @@ def open_folder(folder: Path, create: bool = True) -> Iterator[CacheFolder | Non
         os.close(fd)
 
 
-def read_file(path: Path, magic: bytes, expect: Mapping[str, Any]) -> bytes | None:
+def read_file(path: Path, magic: bytes, expect: Mapping[str, Any]) -> bytearray | None:
     """The payload of the cache file at ``path`` (see :meth:`CacheFolder.read`); None when
     the folder is not usable or the file does not check out."""
     with open_folder(path.parent, create=False) as folder:

@@ -90,7 +90,7 @@ def to_json(parser: Lark) -> bytes | None:
     return text.encode() if decode(json.loads(text)) == state else None
 
 
-def from_json(blob: bytes) -> Lark:
+def from_json(blob: bytes | bytearray) -> Lark:
     """A parser from :func:`to_json`'s bytes (JSON only: no code runs from them)."""
     state = decode(json.loads(blob))
     if not isinstance(state, dict) or set(state) != {"data", "memo"}:

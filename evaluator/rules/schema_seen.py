@@ -65,7 +65,8 @@ def seen_valid(key: str | None) -> bool:
     if key is None:
         return False
     with diskcache.open_folder(resources.user_cache_dir(), create=False) as folder:
-        return folder is not None and folder.read(_name(key), MAGIC, _fields(key)) == b"valid"
+        found = folder.read(_name(key), MAGIC, _fields(key)) if folder is not None else None
+        return found is not None and bytes(found) == b"valid"
 
 
 def remember_valid(key: str | None) -> None:

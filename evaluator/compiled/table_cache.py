@@ -3,8 +3,8 @@
 Tables are cached under ``$POKERRULES_CACHE``, else ``$XDG_CACHE_HOME/pokerrules``,
 else ``~/.cache/pokerrules``, in a file named by a hash of the resolved ruleset
 data and the package version. A file is a magic string, a JSON header (format,
-package version, ruleset hash, payload length, HMAC) and an ``.npz`` payload
-read with ``allow_pickle=False``; :mod:`evaluator.core.diskcache` checks the folder
+package version, ruleset hash, payload length, HMAC) and a payload of raw
+arrays (``array_payload.py``: an index, then each array's bytes, never a pickle); :mod:`evaluator.core.diskcache` checks the folder
 (ours, writable by nobody else), opens files without following symlinks,
 bounds every read and verifies the HMAC keyed by the user's secret. Anything
 that does not check out -- truncated, corrupted, forged, another version -- is

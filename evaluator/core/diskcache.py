@@ -21,8 +21,9 @@ hostile until proven otherwise:
   (``$POKERRULES_CACHE_MAX_MB``, 256 MB by default) by removing the least
   recently used files first.
 
-Nothing read from the cache is ever unpickled: payloads are ``.npz`` arrays
-read with ``allow_pickle=False`` or plain JSON. See ``docs/cache.md``.
+Nothing read from the cache is ever unpickled: payloads are raw arrays behind a
+JSON index (``compiled/array_payload.py``), ``.npz`` arrays read with
+``allow_pickle=False`` or plain JSON. See ``docs/cache.md``.
 
 A file is ``MAGIC`` (8 bytes, one per kind of file), the header length (4
 bytes, little-endian), a JSON header and the payload. The header holds the

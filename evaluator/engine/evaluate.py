@@ -281,6 +281,9 @@ class Engine:
             deck = [card for card in deck if card.suit not in free[wild_count:]]
         best: tuple[tuple[Card, ...], Classification] | None = None
         best_key: tuple[bool, tuple[int, ...]] | None = None
+        # no pattern reads how many wild cards play: each choice is classified (and kept by
+        # ``classify``) as the natural hand it makes, once, and only the best is told its wild cards
+        counted = wild_count if self.reads_wilds else 0
         for choice in combinations_with_replacement(deck, wild_count):
             restricted = allowed is not None and any(card.rank not in allowed for card in choice)
             if restricted and rules.wild.plays_as_hands is None:
@@ -290,12 +293,15 @@ class Engine:
                 five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
                 if not five_of_a_kind:
                     continue
-            found = self._classify_cards(cards, wild_count)
+            found = self._classify_cards(cards, counted)
             if found is None or (restricted and not self._whole_hand_allows(found)):
                 continue
             key = (found.qualifies, found.score)
             if best_key is None or key > best_key:
                 best, best_key = (choice, found), key
+        if best is not None and counted != wild_count:
+            choice, found = best
+            best = (choice, replace(found, hand_class=replace(found.hand_class, wilds=wild_count)))
         return best
 
     def _natural_flush(self, naturals: Sequence[Card]) -> str | None:

@@ -116,6 +116,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop(CACHE_ENV, None)
 
 
+@pytest.fixture()
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of this test's own instead of the run's: made (mode 0700, as the
+    cache wants) and named in ``$POKERRULES_CACHE`` for the test."""
+    made = tmp_path / "cache"
+    made.mkdir(mode=0o700)
+    monkeypatch.setenv(CACHE_ENV, str(made))
+    return made
+
+
 @pytest.fixture(scope="session")
 def table_cache() -> Path:
     """The run's cache folder (``$POKERRULES_CACHE``, set for every test by

@@ -73,12 +73,9 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture()
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A cache folder of this test's own (made, mode 0700, and named in the environment)."""
-    made = tmp_path / "cache"
-    made.mkdir(mode=0o700)
-    monkeypatch.setenv(CACHE_ENV, str(made))
-    return made
+def folder(own_cache: Path) -> Path:
+    """A cache folder of this test's own (``own_cache`` in conftest)."""
+    return own_cache
 
 
 def run(cache: Path, *args: str, script: str = CLI_SCRIPT) -> subprocess.CompletedProcess[str]:

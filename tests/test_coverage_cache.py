@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +63,9 @@ order: [flush, three, trips, pair, high, never]
 
 
 @pytest.fixture()
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    made = tmp_path / "cache"
-    made.mkdir(mode=0o700)
-    monkeypatch.setenv(CACHE_ENV, str(made))
+def folder(own_cache: Path) -> Iterator[Path]:
     forget()
-    yield made
+    yield own_cache
     forget()
 
 

@@ -16,18 +16,14 @@ from evaluator.compiled.array_payload import pack, unpack
 from evaluator.compiled.table_cache import GROWN_MAGIC, grown_path, read_grown
 from evaluator.compiled.tables import ensure_tables, load_tables
 from evaluator.core import diskcache
-from evaluator.core.resources import CACHE_ENV
 
 pytestmark = pytest.mark.skipif(not diskcache.SUPPORTED, reason="needs O_NOFOLLOW and dir_fd support")
 CARDS = 8  # standard builds to seven cards: eight is the first grown size
 
 
 @pytest.fixture()
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    made = tmp_path / "cache"
-    made.mkdir(mode=0o700)
-    monkeypatch.setenv(CACHE_ENV, str(made))
-    return made
+def folder(own_cache: Path) -> Path:
+    return own_cache
 
 
 def grown_in_memory(monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[np.ndarray, np.ndarray], ...]:

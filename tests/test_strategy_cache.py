@@ -13,7 +13,6 @@ from signed_files import resign
 from test_strategy import SMALL_RULESET, small_table
 
 from evaluator.core import diskcache
-from evaluator.core.resources import CACHE_ENV
 from evaluator.draw import strategy
 from evaluator.draw.paytable import load_paytable
 from evaluator.draw.strategy_cache import MAGIC, cache_file
@@ -23,11 +22,8 @@ PAYS = "{royal_flush: 40, straight_flush: 20, four_of_a_kind: 25, full_house: 9,
 
 
 @pytest.fixture()
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    made = tmp_path / "cache"
-    made.mkdir(mode=0o700)
-    monkeypatch.setenv(CACHE_ENV, str(made))
-    return made
+def folder(own_cache: Path) -> Path:
+    return own_cache
 
 
 def no_search(*_: object, **__: object) -> Any:

@@ -10,6 +10,7 @@ again, as the table files are.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,6 @@ from evaluator.compiled.suitcount import suited_fills
 from evaluator.compiled.suitvalue_cache import MAGIC, cache_path, read_values, suit_values, write_values
 from evaluator.compiled.suitvalues import NO_HAND, SuitValues, value_classes
 from evaluator.core import diskcache
-from evaluator.core.resources import CACHE_ENV
 from evaluator.tools.check import check_file
 
 pytestmark = pytest.mark.skipif(not diskcache.SUPPORTED, reason="needs O_NOFOLLOW and dir_fd support")
@@ -33,13 +33,10 @@ RULESET = "badugi"  # four cards of 52 by suit class: thousands of classes, valu
 
 
 @pytest.fixture()
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def folder(own_cache: Path) -> Iterator[Path]:
     """A cache folder of this test's own, and nothing kept in memory from earlier tests."""
-    made = tmp_path / "cache"
-    made.mkdir(mode=0o700)
-    monkeypatch.setenv(CACHE_ENV, str(made))
     suitvalue_cache.forget()
-    yield made
+    yield own_cache
     suitvalue_cache.forget()
 
 

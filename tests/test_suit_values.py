@@ -25,6 +25,7 @@ from evaluator.compiled.suitcount import suited_fills
 from evaluator.compiled.suitvalue_cache import MAGIC, cache_path, read_values, suit_values, write_values
 from evaluator.compiled.suitvalues import NO_HAND, SuitValues, value_classes
 from evaluator.core import diskcache
+from evaluator.engine.evaluate import engine_for
 from evaluator.tools.check import check_file
 
 pytestmark = pytest.mark.skipif(not diskcache.SUPPORTED, reason="needs O_NOFOLLOW and dir_fd support")
@@ -73,6 +74,15 @@ def test_a_wild_joker_plays_as_a_card_in_the_valuation() -> None:
         played = valued.played_cards(index)
         assert len(played) == 2 and not any(card.is_joker for card in played)
         assert valued.outcomes[int(valued.outcome[index])].wilds == 1
+
+
+def test_the_walk_leaves_no_memo_of_its_classes_behind() -> None:
+    # the memos of a whole walk are hundreds of MB in a cold check of freak-hands
+    rs = load("freak-hands")
+    engine = engine_for(rs)
+    engine.classify((12, 11, 10, 9, 8), None)
+    value_classes(rs, 2)
+    assert engine.classify.cache_info().currsize == 0 and "_best_suited" not in engine.__dict__
 
 
 def test_the_cached_valuation_equals_a_fresh_one(folder: Path) -> None:

@@ -145,6 +145,7 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
         )
         found.append(outcomes.setdefault(outcome, len(outcomes)))
         played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
+    engine.forget_classes()  # the walk's memos: the largest part of a cold check's memory
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
     if progress is not None:

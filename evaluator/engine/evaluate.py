@@ -78,6 +78,12 @@ class Engine:
         # any size (hand.best_subset); counting, tables and check then go by suit class
         self.by_suit_class = self.needs_suits or ruleset.best_subset
 
+    def forget_classes(self) -> None:
+        """Drop what the engine remembers of hand classes: a walk of every suit class fills its
+        memos with a few hundred MB that nothing after the walk reads again."""
+        self.classify.cache_clear()
+        self.__dict__.pop("_best_suited", None)  # a fresh memo on next use
+
     # --- classification of a class ---------------------------------------------------
 
     def hand_class(

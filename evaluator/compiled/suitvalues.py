@@ -118,34 +118,40 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     refused = ""
     deals = deal_count(ruleset, cards)
     seen = 0
-    for held, weight in holdings(ruleset, cards):
-        seen += weight
-        weights.append(weight)
-        held_rows.append([deck.setdefault(card, len(deck)) for card in held])
-        if progress is not None and len(weights) % 2048 == 0:
-            progress(min(seen / deals, 0.99))
-        try:
-            fill = engine.best(held, engine.candidates(held))
-        except PokerRulesError as problem:
-            refused = refused or problem.first.message
-            found.append(REFUSED)
-            played_rows.append([])
-            continue
-        if fill is None:
-            found.append(NO_HAND)
-            played_rows.append([])
-            continue
-        classification = fill.classification
-        outcome = Outcome(
-            names.index(classification.category.name),
-            classification.qualifies,
-            tuple(classification.value),
-            tuple(tuple(part) for part in fill.strength),
-            len(fill.wilds),
-        )
-        found.append(outcomes.setdefault(outcome, len(outcomes)))
-        played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
-    engine.forget_classes()  # the walk's memos: the largest part of a cold check's memory
+    # each holding played whole, no wild card: every class is classified once, so a memo
+    # would only hold them all (a few hundred MB) for nothing
+    engine.memo_classes = ruleset.wild.any or ruleset.best_subset or cards > ruleset.hand_size
+    try:
+        for held, weight in holdings(ruleset, cards):
+            seen += weight
+            weights.append(weight)
+            held_rows.append([deck.setdefault(card, len(deck)) for card in held])
+            if progress is not None and len(weights) % 2048 == 0:
+                progress(min(seen / deals, 0.99))
+            try:
+                fill = engine.best(held, engine.candidates(held))
+            except PokerRulesError as problem:
+                refused = refused or problem.first.message
+                found.append(REFUSED)
+                played_rows.append([])
+                continue
+            if fill is None:
+                found.append(NO_HAND)
+                played_rows.append([])
+                continue
+            classification = fill.classification
+            outcome = Outcome(
+                names.index(classification.category.name),
+                classification.qualifies,
+                tuple(classification.value),
+                tuple(tuple(part) for part in fill.strength),
+                len(fill.wilds),
+            )
+            found.append(outcomes.setdefault(outcome, len(outcomes)))
+            played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
+    finally:
+        engine.memo_classes = True
+        engine.forget_classes()  # the walk's memos: the largest part of a cold check's memory
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
     if progress is not None:

@@ -72,6 +72,8 @@ class Engine:
         # no pattern asks how many wild cards play (``wilds``, ``natural``): a class with
         # wild cards is classified as the same class without them
         self.reads_wilds = any("wilds" in _kinds(p) for p in _patterns(ruleset))
+        # a walk whose every class is new turns the memo off (``suitvalues.value_classes``)
+        self.memo_classes = True
         # flush(k), run(k, flush), suits: classes then carry the suits held
         self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
         # what rank classes cannot value: suits within the hand, or the best subset of
@@ -262,7 +264,8 @@ class Engine:
         ranks = tuple(sorted([value_of[card.rank or ""] for card in cards], reverse=True))
         suited = self.suited_of(cards)
         flush_suit = cards[0].suit if len(cards) == self.size and len(suited) == 1 else None
-        return self.classify(ranks, flush_suit, wilds, suited)
+        classify = self.classify if self.memo_classes else self._classify
+        return classify(ranks, flush_suit, wilds, suited)
 
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:

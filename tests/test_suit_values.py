@@ -83,6 +83,7 @@ def test_the_walk_leaves_no_memo_of_its_classes_behind() -> None:
     engine.classify((12, 11, 10, 9, 8), None)
     value_classes(rs, 2)
     assert engine.classify.cache_info().currsize == 0 and "_best_suited" not in engine.__dict__
+    assert engine.memo_classes and engine.scores is None  # the engine as before the walk
 
 
 def test_the_cached_valuation_equals_a_fresh_one(folder: Path) -> None:

@@ -118,9 +118,11 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     refused = ""
     deals = deal_count(ruleset, cards)
     seen = 0
-    # each holding played whole, no wild card: every class is classified once, so a memo
-    # would only hold them all (a few hundred MB) for nothing
-    engine.memo_classes = ruleset.wild.any or ruleset.best_subset or cards > ruleset.hand_size
+    # each holding played whole: every class is classified once, so the engine's memo would
+    # only hold them all (a few hundred MB); with wild cards the choices look up the natural
+    # hands they make, kept as scores only
+    engine.memo_classes = ruleset.best_subset or cards > ruleset.hand_size
+    engine.scores = {} if ruleset.wild.any and not engine.memo_classes else None
     try:
         for held, weight in holdings(ruleset, cards):
             seen += weight
@@ -150,8 +152,8 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
             found.append(outcomes.setdefault(outcome, len(outcomes)))
             played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
     finally:
-        engine.memo_classes = True
-        engine.forget_classes()  # the walk's memos: the largest part of a cold check's memory
+        engine.forget_classes()
+        engine.memo_classes, engine.scores = True, None  # the walk's memos: the largest part of a cold check's memory
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
     if progress is not None:

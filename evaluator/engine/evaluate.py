@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Category, Rules
 
 Suited = tuple[tuple[str, tuple[int, ...]], ...]  # the suits held, each with its rank values
+ClassKey = tuple[tuple[int, ...], str | None, int, Suited]  # ranks, flush suit, wild count, suits held
+Score = tuple[bool, tuple[int, ...]]  # qualifies, then the score: what decides between two hands
 # Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
 # over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
 MAX_WILD_CHOICES = 20_000
@@ -72,8 +74,10 @@ class Engine:
         # no pattern asks how many wild cards play (``wilds``, ``natural``): a class with
         # wild cards is classified as the same class without them
         self.reads_wilds = any("wilds" in _kinds(p) for p in _patterns(ruleset))
-        # a walk whose every class is new turns the memo off (``suitvalues.value_classes``)
+        # a walk whose every class is new turns the memo off; one with wild cards keeps only the
+        # scores of what it classifies, for the wild choices to look up (``suitvalues.value_classes``)
         self.memo_classes = True
+        self.scores: dict[ClassKey, Score | None] | None = None
         # flush(k), run(k, flush), suits: classes then carry the suits held
         self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
         # what rank classes cannot value: suits within the hand, or the best subset of
@@ -85,6 +89,8 @@ class Engine:
         memos with a few hundred MB that nothing after the walk reads again."""
         self.classify.cache_clear()
         self.__dict__.pop("_best_suited", None)  # a fresh memo on next use
+        if self.scores is not None:
+            self.scores.clear()
 
     # --- classification of a class ---------------------------------------------------
 
@@ -259,13 +265,35 @@ class Engine:
         choice, classification = best
         return self._finish(classification, naturals, wilds, list(choice))
 
-    def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
+    def _class_key(self, cards: Sequence[Card], wilds: int) -> ClassKey:
+        """What :meth:`classify` takes for ``cards``: rank values high to low, the flush suit,
+        the wild count and the suits held."""
         value_of = self.value_of
         ranks = tuple(sorted([value_of[card.rank or ""] for card in cards], reverse=True))
         suited = self.suited_of(cards)
         flush_suit = cards[0].suit if len(cards) == self.size and len(suited) == 1 else None
-        classify = self.classify if self.memo_classes else self._classify
-        return classify(ranks, flush_suit, wilds, suited)
+        return ranks, flush_suit, wilds, suited
+
+    def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
+        key = self._class_key(cards, wilds)
+        if self.memo_classes:
+            return self.classify(*key)
+        found = self._classify(*key)
+        if self.scores is not None:
+            self.scores[key] = None if found is None else (found.qualifies, found.score)
+        return found
+
+    def _score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
+        """(qualifies, score) of ``cards``: from the walk's small memo of scores when it keeps one
+        (``scores``), else from their classification."""
+        if self.scores is None:
+            found = self._classify_cards(cards, wilds)
+            return None if found is None else (found.qualifies, found.score)
+        key = self._class_key(cards, wilds)
+        if key not in self.scores:
+            found = self._classify(*key)
+            self.scores[key] = None if found is None else (found.qualifies, found.score)
+        return self.scores[key]
 
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:
@@ -288,10 +316,10 @@ class Engine:
             # (one is not enough: two wilds in two free suits make a hand of more suits)
             free = [suit for suit in self.suit_preference if suit not in {card.suit for card in naturals}]
             deck = [card for card in deck if card.suit not in free[wild_count:]]
-        best: tuple[tuple[Card, ...], Classification] | None = None
-        best_key: tuple[bool, tuple[int, ...]] | None = None
-        # no pattern reads how many wild cards play: each choice is classified (and kept by
-        # ``classify``) as the natural hand it makes, once, and only the best is told its wild cards
+        best: tuple[Card, ...] | None = None
+        best_key: Score | None = None
+        # no pattern reads how many wild cards play: each choice is scored (and kept) as the
+        # natural hand it makes, once, and only the best is told its wild cards
         counted = wild_count if self.reads_wilds else 0
         for choice in combinations_with_replacement(deck, wild_count):
             restricted = allowed is not None and any(card.rank not in allowed for card in choice)
@@ -302,16 +330,20 @@ class Engine:
                 five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
                 if not five_of_a_kind:
                     continue
-            found = self._classify_cards(cards, counted)
-            if found is None or (restricted and not self._whole_hand_allows(found)):
-                continue
-            key = (found.qualifies, found.score)
-            if best_key is None or key > best_key:
-                best, best_key = (choice, found), key
-        if best is not None and counted != wild_count:
-            choice, found = best
-            best = (choice, replace(found, hand_class=replace(found.hand_class, wilds=wild_count)))
-        return best
+            if restricted:  # the whole hand must be one the wild card may make
+                found = self._classify_cards(cards, counted)
+                key = None if found is None or not self._whole_hand_allows(found) else (found.qualifies, found.score)
+            else:
+                key = self._score_cards(cards, counted)
+            if key is not None and (best_key is None or key > best_key):
+                best, best_key = choice, key
+        if best is None:
+            return None
+        found = self._classify_cards(list(naturals) + list(best), counted)
+        assert found is not None  # it was scored
+        if counted != wild_count:
+            found = replace(found, hand_class=replace(found.hand_class, wilds=wild_count))
+        return best, found
 
     def _natural_flush(self, naturals: Sequence[Card]) -> str | None:
         if len(naturals) != self.size:

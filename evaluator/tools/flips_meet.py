@@ -156,7 +156,8 @@ class MeetCounter:
     def exceptional_cols(self, classes: IntArray) -> FloatArray:
         """(exceptional parts, classes): every exceptional part against the classes ``classes``."""
         m2 = self.class_multiset[classes]
-        every = self.exceptional_size[:, None] * self.exceptional_free[self.exceptional_row][:, m2]
+        # the columns first: the free table has a column per multiset, far more than are asked for
+        every = self.exceptional_size[:, None] * self.exceptional_free[:, m2][self.exceptional_row]
         suited = self.suited_free[:, self.flush_index[m2]]
         return np.where(self.class_flush[classes][None, :], suited, every - self.flushable[m2][None, :] * suited)
 

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
+NO_FREE = -1e4  # the log of no free hand (a rank with more cards than its suits left)
+
 
 @dataclass(frozen=True, slots=True)
 class Block:
@@ -69,7 +71,9 @@ class MeetCounter:
         self.suits = suits
         counts = space.counts
         multisets = len(counts)
-        self.total = np.array([np.prod([comb(suits, int(m)) for m in row]) for row in counts], dtype=np.int64)
+        # hands of each multiset: a choice of suits per rank, C(S, m(r)) ways each
+        choose = np.array([comb(suits, k) for k in range(suits + 1)], dtype=np.int64)
+        self.total = choose[counts].prod(axis=1)
         self.flushable = (counts.max(axis=1) <= 1) & (space.size > 1)
         self.rank_mask = ((counts > 0).astype(np.int64) << np.arange(space.ranks, dtype=np.int64)).sum(axis=1)
         # T(R1, R2) = prod_r C(S - m1(r), m2(r)) as exp(phi(R1) . psi(R2)): phi marks the ranks R1
@@ -77,8 +81,9 @@ class MeetCounter:
         levels = np.arange(suits + 1)
         binomial = np.array([[comb(suits - a, k) for k in levels] for a in levels], dtype=np.float64)
         self.count_marks = (counts[:, None, :] == levels[None, :, None]).reshape(multisets, -1).astype(np.float64)
-        self.log_free = np.log(np.maximum(binomial, 1.0))[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
-        self.no_free = (binomial == 0)[:, counts].transpose(1, 0, 2).reshape(multisets, -1).astype(np.float64)
+        # an overfull rank weighs far below any product of binomials: exp() of the sum is exactly 0
+        log_binomial = np.where(binomial > 0, np.log(np.maximum(binomial, 1.0)), NO_FREE)
+        self.log_free = log_binomial[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
         self.free = self._free_table()
         classes = space.classes
         self.classes = classes
@@ -104,9 +109,7 @@ class MeetCounter:
         table = np.empty((count, count), dtype=dtype)
         for start in range(0, count, 512):
             marks = self.count_marks[start : start + 512]
-            free = np.rint(np.exp(marks @ self.log_free.T))
-            free[(marks @ self.no_free.T) > 0] = 0.0
-            table[start : start + 512] = free
+            table[start : start + 512] = np.rint(np.exp(marks @ self.log_free.T))
         return table
 
     # --- whole classes ------------------------------------------------------------------------

@@ -255,8 +255,8 @@ def _multisets(hands: np.ndarray, code: IntArray, suits: int) -> tuple[IntArray,
         key |= (hands[:, column].astype(np.int64) // suits) << (bits * column)
     present = np.zeros(1 << (size * bits), dtype=bool)
     present[key] = True
-    number = np.cumsum(present) - 1
-    multiset = number[key]
+    number = np.cumsum(present, dtype=np.int32) - 1  # at most 2**MAX_RANK_KEY_BITS multisets
+    multiset = number[key].astype(np.int64)
     codes = np.zeros(int(number[-1]) + 1, dtype=np.int64)
     codes[multiset] = code
     return codes, multiset

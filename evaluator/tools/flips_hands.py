@@ -199,8 +199,7 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         code += digit[hands[:, column]]
         masks |= bit[hands[:, column]]
         flush &= hands[:, column] % suits == first_suit
-    codes, multiset = np.unique(code, return_inverse=True)
-    multiset = multiset.reshape(-1)
+    codes, multiset = _multisets(hands, code, suits)
     counts = (codes[:, None] // np.int64(suits + 1) ** np.arange(ranks, dtype=np.int64)) % (suits + 1)
     # rank classes: a multiset, and its one-suited hands apart when it can have any
     flushable = (counts.max(axis=1) <= 1) & (size > 1)
@@ -234,6 +233,33 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         part_size=part_size,
         part_hand=part_hand,
     )
+
+
+MAX_RANK_KEY_BITS = 22  # a hand's ranks as one number this small are numbered through a table
+
+
+def _multisets(hands: np.ndarray, code: IntArray, suits: int) -> tuple[IntArray, IntArray]:
+    """The rank multiset codes present, increasing, and the index of every hand's among them.
+
+    A hand's cards increase, so its ranks do: they read as one number, last card most
+    significant, which orders multisets as their codes do (the most of the highest rank
+    first). When that number is small, a table numbers them without sorting every hand.
+    """
+    size = hands.shape[1]
+    bits = max(1, (int(hands.max(initial=0)) // suits).bit_length())
+    if size * bits > MAX_RANK_KEY_BITS:
+        codes, multiset = np.unique(code, return_inverse=True)
+        return codes, multiset.reshape(-1).astype(np.int64)
+    key = np.zeros(len(hands), dtype=np.int64)
+    for column in range(size):
+        key |= (hands[:, column].astype(np.int64) // suits) << (bits * column)
+    present = np.zeros(1 << (size * bits), dtype=bool)
+    present[key] = True
+    number = np.cumsum(present, dtype=np.int32) - 1  # at most 2**MAX_RANK_KEY_BITS multisets
+    multiset = number[key].astype(np.int64)
+    codes = np.zeros(int(number[-1]) + 1, dtype=np.int64)
+    codes[multiset] = code
+    return codes, multiset
 
 
 def _tiebreak_reason(side: Side, part_multiset: IntArray, part_hand: IntArray) -> str | None:

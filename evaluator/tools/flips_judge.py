@@ -155,24 +155,30 @@ class PartJudge:
         flip = outcome_a > outcome_b  # A ranks the first hand higher than B does
         if allowed is not None:
             flip &= allowed
-        ii, jj = np.nonzero(flip)
+        # the flat positions, split: quicker than nonzero's two index arrays
+        flat = np.flatnonzero(flip)
+        ii = flat // flip.shape[1]
+        jj = flat - ii * flip.shape[1]
         one, two = first[ii], second[jj]
-        tie = suit_tie[ii, jj] if suit_tie is not None else np.zeros(len(ii), dtype=bool)
-        cause = np.select(
-            [
-                (exception_a[ii, jj] != 0) | (exception_b[ii, jj] != 0),
-                self.qualifier_differs[one] | self.qualifier_differs[two],
-                self.moved[one] | self.moved[two],
-                self.category_a[one] != self.category_a[two],
-                tie,
-                self.ace_differs & (self.ace[one] | self.ace[two]),
-            ],
-            [
-                CAUSES.index(c)
-                for c in ("beats", "qualifier", "category_membership", "category_order", "suit_tiebreak", "ace_rule")
-            ],
-            default=CAUSES.index("rank_order"),
-        )
+        # causes in order, the first that applies names the flip; those that never apply are left out
+        conditions, causes = [], []
+        if self.side_a.has_beats or self.side_b.has_beats:
+            conditions.append((exception_a[ii, jj] != 0) | (exception_b[ii, jj] != 0))
+            causes.append("beats")
+        if self.qualifier_differs.any():
+            conditions.append(self.qualifier_differs[one] | self.qualifier_differs[two])
+            causes.append("qualifier")
+        conditions.append(self.moved[one] | self.moved[two])
+        causes.append("category_membership")
+        conditions.append(self.category_a[one] != self.category_a[two])
+        causes.append("category_order")
+        if suit_tie is not None:
+            conditions.append(suit_tie[ii, jj])
+            causes.append("suit_tiebreak")
+        if self.ace_differs:
+            conditions.append(self.ace[one] | self.ace[two])
+            causes.append("ace_rule")
+        cause = np.select(conditions, [CAUSES.index(c) for c in causes], default=CAUSES.index("rank_order"))
         kind = (outcome_a[ii, jj] == 0).astype(np.int64) * 2 + (outcome_b[ii, jj] == 0)
         labels = len(self.label_names)
         key = ((cause * KINDS + kind) * labels + self.label[one]) * labels + self.label[two]

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
+NO_FREE = -1e4  # the log of no free hand (a rank with more cards than its suits left)
+
 
 @dataclass(frozen=True, slots=True)
 class Block:
@@ -69,7 +71,9 @@ class MeetCounter:
         self.suits = suits
         counts = space.counts
         multisets = len(counts)
-        self.total = np.array([np.prod([comb(suits, int(m)) for m in row]) for row in counts], dtype=np.int64)
+        # hands of each multiset: a choice of suits per rank, C(S, m(r)) ways each
+        choose = np.array([comb(suits, k) for k in range(suits + 1)], dtype=np.int64)
+        self.total = choose[counts].prod(axis=1)
         self.flushable = (counts.max(axis=1) <= 1) & (space.size > 1)
         self.rank_mask = ((counts > 0).astype(np.int64) << np.arange(space.ranks, dtype=np.int64)).sum(axis=1)
         # T(R1, R2) = prod_r C(S - m1(r), m2(r)) as exp(phi(R1) . psi(R2)): phi marks the ranks R1
@@ -77,8 +81,9 @@ class MeetCounter:
         levels = np.arange(suits + 1)
         binomial = np.array([[comb(suits - a, k) for k in levels] for a in levels], dtype=np.float64)
         self.count_marks = (counts[:, None, :] == levels[None, :, None]).reshape(multisets, -1).astype(np.float64)
-        self.log_free = np.log(np.maximum(binomial, 1.0))[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
-        self.no_free = (binomial == 0)[:, counts].transpose(1, 0, 2).reshape(multisets, -1).astype(np.float64)
+        # an overfull rank weighs far below any product of binomials: exp() of the sum is exactly 0
+        log_binomial = np.where(binomial > 0, np.log(np.maximum(binomial, 1.0)), NO_FREE)
+        self.log_free = log_binomial[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
         self.free = self._free_table()
         classes = space.classes
         self.classes = classes
@@ -88,13 +93,9 @@ class MeetCounter:
         self.exceptional_class = space.part_class[classes:]
         self.exceptional_multiset = space.class_multiset[self.exceptional_class]
         self.exceptional_size = space.part_size[classes:]
-        # free hands of every multiset against one hand of each exceptional part's multiset
-        exceptional_multisets, row = np.unique(self.exceptional_multiset, return_inverse=True)
-        self.exceptional_row = row.reshape(-1)
-        self.exceptional_free = self.free[exceptional_multisets]
         self.part_multiset = space.class_multiset[space.part_class]
         self.col_slot = np.full(classes, -1, dtype=np.int64)
-        with_exceptions = np.unique(self.exceptional_class)
+        with_exceptions, self.col_starts = np.unique(self.exceptional_class, return_index=True)
         self.col_slot[with_exceptions] = np.arange(len(with_exceptions))
         self._exceptional_hands(symmetric)
 
@@ -108,28 +109,26 @@ class MeetCounter:
         table = np.empty((count, count), dtype=dtype)
         for start in range(0, count, 512):
             marks = self.count_marks[start : start + 512]
-            free = np.rint(np.exp(marks @ self.log_free.T))
-            free[(marks @ self.no_free.T) > 0] = 0.0
-            table[start : start + 512] = free
+            table[start : start + 512] = np.rint(np.exp(marks @ self.log_free.T))
         return table
 
     # --- whole classes ------------------------------------------------------------------------
 
-    def class_pairs(self, rows: IntArray, free_ahead: np.ndarray, free_back: np.ndarray) -> FloatArray:
-        """(rows, classes): ordered pairs of hands that share no card, class ``rows[i]`` against every class.
+    def class_pairs(self, first: IntArray, second: IntArray) -> FloatArray:
+        """Ordered pairs of hands that share no card, class ``first[k]`` against class ``second[k]``.
 
-        ``free_ahead`` is T12 (hands of each class's multiset free of one hand of each row's),
-        ``free_back`` T21. With F one-suited classes, N the others, f "the multiset can be
-        one-suited": F-F ``both``; F-N ``S T12 - both``; N-F ``S T21 - both``; N-N ``all - f1 S T12
-        - f2 S T21 + both``, written as ``rest2 ahead1 T12 + rest1 back2 T21 + sign1 sign2 both``
-        with a factor per class.
+        With F one-suited classes, N the others, f "the multiset can be one-suited", T12 the hands
+        of the second multiset free of one hand of the first and T21 the other way: F-F ``both``;
+        F-N ``S T12 - both``; N-F ``S T21 - both``; N-N ``all - f1 S T12 - f2 S T21 + both``,
+        written as ``rest2 ahead1 T12 + rest1 back2 T21 + sign1 sign2 both`` with a factor per class.
         """
         ahead, back, rest, sign, masks = self.class_factors
         s = self.suits
-        apart = (masks[rows][:, None] & masks[None, :]) == 0
-        result: FloatArray = rest[None, :] * ahead[rows][:, None] * free_ahead
-        result += rest[rows][:, None] * back[None, :] * free_back
-        result += sign[rows][:, None] * sign[None, :] * (s * (s - 1 + apart))
+        one, two = self.class_multiset[first], self.class_multiset[second]
+        apart = (masks[first] & masks[second]) == 0
+        result: FloatArray = rest[second] * ahead[first] * self.free[one, two]
+        result += rest[first] * back[second] * self.free[two, one]
+        result += sign[first] * sign[second] * (s * (s - 1 + apart))
         return result
 
     def _class_factors(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:
@@ -146,19 +145,28 @@ class MeetCounter:
 
     # --- exceptional parts against whole classes ---------------------------------------------
 
-    def exceptional_rows(self, parts: IntArray) -> FloatArray:
-        """(parts, classes): exceptional parts (numbered from 0) against every class."""
-        m2 = self.class_multiset
-        every = self.exceptional_size[parts][:, None] * self.exceptional_free[self.exceptional_row[parts]][:, m2]
-        suited = self.suited_free[parts][:, self.flush_index[m2]]
-        return np.where(self.class_flush[None, :], suited, every - self.flushable[m2][None, :] * suited)
-
-    def exceptional_cols(self, classes: IntArray) -> FloatArray:
-        """(exceptional parts, classes): every exceptional part against the classes ``classes``."""
+    def against_classes(
+        self, size: IntArray, multiset: IntArray, suited: FloatArray, row: IntArray, classes: IntArray
+    ) -> FloatArray:
+        """Pair by pair: ``size[k]`` hands of rank multiset ``multiset[k]`` against the whole class
+        ``classes[k]``; ``suited[row[k]]`` holds their pairs with the one-suited hands of each
+        flushable multiset (a row of :attr:`suited_free` for one exceptional part, of
+        :attr:`class_suited` for every exceptional part of a class)."""
         m2 = self.class_multiset[classes]
-        every = self.exceptional_size[:, None] * self.exceptional_free[self.exceptional_row][:, m2]
-        suited = self.suited_free[:, self.flush_index[m2]]
-        return np.where(self.class_flush[classes][None, :], suited, every - self.flushable[m2][None, :] * suited)
+        one_suited = suited[row, self.flush_index[m2]]
+        every = size * self.free[multiset, m2]
+        return np.where(self.class_flush[classes], one_suited, every - self.flushable[m2] * one_suited)
+
+    def exceptional_against(self, parts: IntArray, classes: IntArray) -> FloatArray:
+        """Exceptional part ``parts[k]`` (numbered from 0) against the whole class ``classes[k]``."""
+        multiset = self.exceptional_multiset[parts]
+        return self.against_classes(self.exceptional_size[parts], multiset, self.suited_free, parts, classes)
+
+    def exceptions_against(self, owners: IntArray, classes: IntArray) -> FloatArray:
+        """Every exceptional part of class ``owners[k]`` (none: 0) against the whole class ``classes[k]``."""
+        slot = self.col_slot[owners]  # -1 (no exceptional part) reads the last row: zeros
+        multiset = self.class_multiset[owners]
+        return self.against_classes(self.class_exceptional_size[slot], multiset, self.class_suited, slot, classes)
 
     # --- exceptional parts against each other --------------------------------------------------
 
@@ -192,6 +200,11 @@ class MeetCounter:
                 sums = group_sum(weighted, found_part[lo:hi], 0, len(self.exceptional_size))
                 self.suited_free[:, : len(flushable)] += sums
         self.overlap = ExceptionalOverlap(space, hands, part, self.exceptional_size, symmetric)
+        # the same, added up per class with exceptional parts, and a last row of zeros for the others
+        with_exceptions = int(self.col_slot.max()) + 1
+        slot = self.col_slot[self.exceptional_class]
+        self.class_suited = group_sum(self.suited_free, slot, 0, with_exceptions + 1)
+        self.class_exceptional_size = np.bincount(slot, self.exceptional_size, with_exceptions + 1).astype(np.int64)
 
     @property
     def feasible(self) -> bool:
@@ -222,43 +235,31 @@ class MeetCounter:
 class BlockWeights:
     """Ordered pairs of hands that share no card, a block's row parts against every part.
 
-    The pieces that need sums over exceptional parts are built once per block
-    (small: they only have rows or columns for classes with exceptional parts);
-    :meth:`at` then reads the weight of any pairs of (row, part).
-    Pairs of one rank multiset weigh zero (they are judged hand by hand).
+    Only the sums over exceptional parts are built per block (small: rows or
+    columns only for classes with exceptional parts); :meth:`at` reads the
+    weight of the pairs asked for, each from closed forms (whole classes less
+    what their exceptional parts take). Pairs of one rank multiset weigh zero
+    (they are judged hand by hand).
     """
 
     def __init__(self, meet: MeetCounter, block: Block) -> None:
         self.meet = meet
         classes = meet.classes
         self.rows = block.rows(classes)
+        self.start = block.start
         self.bases = block.stop - block.start
-        bases = np.arange(block.start, block.stop)
+        self.first_exceptional = block.first_exceptional
         own = np.arange(block.first_exceptional, block.stop_exceptional)
         self.pairs = meet.exceptional_pairs(block.first_exceptional, block.stop_exceptional)  # (own, exceptional)
         own_class = meet.exceptional_class[own] - block.start
-        # the classes of the block that have exceptional parts, and every class that has some
+        # the classes of the block that have exceptional parts
         self.row_slot = np.full(self.bases, -1, dtype=np.int64)
         row_classes, row_starts = np.unique(own_class, return_index=True)
         self.row_slot[row_classes] = np.arange(len(row_classes))
-        col_classes, col_starts = np.unique(meet.exceptional_class, return_index=True)
-        self.col_slot = meet.col_slot
-        pairs_by_class = _reduce(self.pairs, col_starts, 1)  # (own, classes with some)
+        self.pairs_by_class = _reduce(self.pairs, meet.col_starts, 1)  # (own, classes with some)
         self.pairs_by_row = _reduce(self.pairs, row_starts, 0)  # (block classes with some, exceptional)
-        # own exceptional parts against whole classes, less the exceptional parts of those classes
-        self.exceptional_rows = meet.exceptional_rows(own)
-        self.exceptional_rows[:, col_classes] -= pairs_by_class
-        # every exceptional part against the whole classes of the block
-        self.exceptional_cols = meet.exceptional_cols(bases)  # (exceptional, bases)
-        self.from_rows = _reduce(self.exceptional_rows, row_starts, 0)  # (block classes with some, classes)
-        self.from_cols = _reduce(self.exceptional_cols, col_starts, 0)  # (classes with some, bases)
-        # base against base, all at once: whole classes less what their exceptional parts take
-        row_multiset = meet.class_multiset[bases]
-        ahead = meet.free[row_multiset][:, meet.class_multiset]
-        back = meet.free[:, row_multiset][meet.class_multiset].T
-        self.base_pairs = meet.class_pairs(bases, ahead, back)
-        self.base_pairs[row_classes] -= self.from_rows
-        self.base_pairs[:, col_classes] -= self.from_cols.T
+        # the exceptional parts of a block class against those of a class (both with some)
+        self.classes_by_class = _reduce(self.pairs_by_class, row_starts, 0)
 
     def at(self, row: IntArray, part: IntArray) -> FloatArray:
         """The weights of the pairs (``self.rows[row[k]]``, ``part[k]``)."""
@@ -267,17 +268,27 @@ class BlockWeights:
         first = self.rows[row]
         result = np.zeros(len(row))
         base_row, base_col = first < classes, part < classes
-        # base against base: the whole classes, less what their exceptional parts take
+        # base against base: the whole classes, less what the exceptional parts of either take
+        # (those of both were taken twice)
         pick = np.flatnonzero(base_row & base_col)
-        result[pick] = self.base_pairs[row[pick], part[pick]]
-        # base against exceptional
+        if len(pick):
+            one, two = first[pick], part[pick]
+            slot = self.row_slot[one - self.start]
+            both = _lookup(self.classes_by_class, slot, meet.col_slot[two])
+            whole = meet.class_pairs(one, two) - meet.exceptions_against(one, two)
+            result[pick] = whole - meet.exceptions_against(two, one) + both
+        # base against exceptional: the exceptional part against the whole class, less its exceptional parts
         pick = np.flatnonzero(base_row & ~base_col)
         if len(pick):
-            r, e = row[pick], part[pick] - classes
-            result[pick] = self.exceptional_cols[e, r] - _lookup(self.pairs_by_row, self.row_slot[r], e)
-        # exceptional against base, and against exceptional
+            one, two = first[pick], part[pick] - classes
+            taken = _lookup(self.pairs_by_row, self.row_slot[one - self.start], two)
+            result[pick] = meet.exceptional_against(two, one) - taken
+        # exceptional against base, the same way round
         pick = np.flatnonzero(~base_row & base_col)
-        result[pick] = self.exceptional_rows[row[pick] - self.bases, part[pick]]
+        if len(pick):
+            one, two = first[pick] - classes, part[pick]
+            taken = _lookup(self.pairs_by_class, one - self.first_exceptional, meet.col_slot[two])
+            result[pick] = meet.exceptional_against(one, two) - taken
         pick = np.flatnonzero(~base_row & ~base_col)
         result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes]
         result[meet.part_multiset[first] == meet.part_multiset[part]] = 0.0
@@ -285,9 +296,9 @@ class BlockWeights:
 
 
 def _lookup(table: FloatArray, slot: IntArray, column: IntArray) -> FloatArray:
-    """``table[slot[k], column[k]]``, or 0 where ``slot[k]`` is -1 (no row)."""
+    """``table[slot[k], column[k]]``, or 0 where ``slot[k]`` or ``column[k]`` is -1 (no row or column)."""
     result = np.zeros(len(slot))
-    has = slot >= 0
+    has = (slot >= 0) & (column >= 0)
     result[has] = table[slot[has], column[has]]
     return result
 

@@ -95,10 +95,14 @@ def within_flips(space: HandSpace, judge: PartJudge) -> WithinFlips | None:
         return None
     if judge.side_a.has_beats or judge.side_b.has_beats:
         looked_at = np.ones(len(sizes), dtype=bool)
-    else:  # hands both rulesets order alike cannot flip (hands that do not qualify all tie)
-        level_a = np.where(judge.side_a.qualifies[space.part], space.a.full, -1)
-        level_b = np.where(judge.side_b.qualifies[space.part], space.b.full, -1)
+    elif space.a.tiebreak or space.b.tiebreak:  # hands both rulesets order alike cannot flip
+        level_a = np.where(judge.side_a.qualifies[space.part], space.a.full, -1)  # (hands that do not
+        level_b = np.where(judge.side_b.qualifies[space.part], space.b.full, -1)  # qualify all tie)
         looked_at = _disagreeing(space.multiset, level_a, level_b, len(sizes))
+    else:  # the same on parts: without a suit tie-break every hand of a part has its values
+        level_a = np.where(judge.side_a.qualifies, judge.value_a, -1)
+        level_b = np.where(judge.side_b.qualifies, judge.value_b, -1)
+        looked_at = _disagreeing(judge.multiset, level_a, level_b, len(sizes))
     found = WithinFlips()
     if not looked_at.any():
         return found
@@ -108,10 +112,13 @@ def within_flips(space: HandSpace, judge: PartJudge) -> WithinFlips | None:
     multiset = space.multiset[chosen]
     order = np.argsort(multiset * (int(codes.max()) + 1) + codes, kind="stable")
     chosen, codes, multiset = chosen[order], codes[order], multiset[order]
-    columns = tuple(
-        _local_dense(multiset, values[chosen]).astype(np.int32)
-        for values in (space.a.full, space.b.full, space.a.plain, space.b.plain)
-    ) + (judge.features()[space.part[chosen]].astype(np.int32),)
+    full_a, full_b = (_local_dense(multiset, side.full[chosen]).astype(np.int32) for side in (space.a, space.b))
+    # without a suit tie-break the plain values are the full ones
+    plain_a, plain_b = (
+        _local_dense(multiset, side.plain[chosen]).astype(np.int32) if side.tiebreak else full
+        for side, full in ((space.a, full_a), (space.b, full_b))
+    )
+    columns = (full_a, full_b, plain_a, plain_b, judge.features()[space.part[chosen]].astype(np.int32))
     bounds = np.flatnonzero(np.diff(multiset)) + 1
     starts = np.concatenate([[0], bounds, [len(chosen)]])
     by_signature: dict[bytes, list[tuple[int, int]]] = defaultdict(list)

@@ -399,7 +399,7 @@ def open_folder(folder: Path, create: bool = True) -> Iterator[CacheFolder | Non
     ...     folder.write("x.tables", b"EXAMPLE!", {"kind": "demo"}, b"data")
     ...     folder.read("x.tables", b"EXAMPLE!", {"kind": "demo"})
     True
-    b'data'
+    bytearray(b'data')
     """
     opened = _open_checked(folder, create)
     if opened is None:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 #: Bumped whenever the layout of a cache file or of the tables changes, or the values
 #: the generic evaluator gives them (7: two packs laid out for ten cards; 8: a hand
-#: that does not qualify plays its best score).
+#: that does not qualify plays its best score; 9: arrays as raw bytes behind an index).
 FORMAT_VERSION = 9
 #: Environment variable that turns the disk cache off when set to "0" or "off".
 CACHE_SWITCH_ENV = "POKERRULES_TABLE_CACHE"

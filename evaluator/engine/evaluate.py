@@ -275,25 +275,25 @@ class Engine:
         return ranks, flush_suit, wilds, suited
 
     def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
-        key = self._class_key(cards, wilds)
+        return self._classify_key(self._class_key(cards, wilds))
+
+    def _classify_key(self, key: ClassKey) -> Classification | None:
+        """:meth:`classify` of ``key``, through the memo unless a walk turned it off; a walk that
+        keeps ``scores`` records the score of what it classifies."""
         if self.memo_classes:
             return self.classify(*key)
         found = self._classify(*key)
         if self.scores is not None:
-            self.scores[key] = None if found is None else (found.qualifies, found.score)
+            self.scores[key] = _score(found)
         return found
 
     def _score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
         """(qualifies, score) of ``cards``: from the walk's small memo of scores when it keeps one
         (``scores``), else from their classification."""
-        if self.scores is None:
-            found = self._classify_cards(cards, wilds)
-            return None if found is None else (found.qualifies, found.score)
         key = self._class_key(cards, wilds)
-        if key not in self.scores:
-            found = self._classify(*key)
-            self.scores[key] = None if found is None else (found.qualifies, found.score)
-        return self.scores[key]
+        if self.scores is not None and key in self.scores:
+            return self.scores[key]
+        return _score(self._classify_key(key))
 
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:
@@ -332,7 +332,7 @@ class Engine:
                     continue
             if restricted:  # the whole hand must be one the wild card may make
                 found = self._classify_cards(cards, counted)
-                key = None if found is None or not self._whole_hand_allows(found) else (found.qualifies, found.score)
+                key = _score(found) if found is not None and self._whole_hand_allows(found) else None
             else:
                 key = self._score_cards(cards, counted)
             if key is not None and (best_key is None or key > best_key):
@@ -617,6 +617,11 @@ class Engine:
         if fill is None:
             raise error(CardError, "C106", f"no category of {self.ruleset.name} matches these cards", source, 1, 1)
         return Hand.from_fill(self.ruleset, fill)
+
+
+def _score(found: Classification | None) -> Score | None:
+    """What decides between two hands of a classification (None: no hand)."""
+    return None if found is None else (found.qualifies, found.score)
 
 
 def _patterns(ruleset: Rules) -> list[Pattern]:

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..engine.showdown import best_hand
 from .classgrid import NO_HAND
 
 if TYPE_CHECKING:
@@ -55,6 +56,30 @@ BUILD_AFTER = 1 << 16
 KNOWN_HANDS = 64
 #: The largest ``best`` table built (board classes x hole-part classes): 32 MiB of int32.
 MAX_ENTRIES = 1 << 23
+
+
+def lowest_wild_best(ranker: FastRanker, cards: np.ndarray, holes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lowest-card wild under a card-usage rule: each row's value and the columns of the cards that
+    play, from the generic best hand (``cards``: hole cards first, then the board).
+
+    The lowest natural rank of the whole holding is wild, which the lookup of one allowed
+    combination cannot see (its own lowest rank would turn wild): each row is one generic call.
+    """
+    deck = ranker.model.cards
+    values = np.full(len(cards), NO_HAND, dtype=np.int64)
+    played = np.tile(np.arange(ranker.size, dtype=np.int64), (len(cards), 1))
+    for row, ids in enumerate(cards.tolist()):
+        held = [deck[i] for i in ids]
+        hand = best_hand(ranker.ruleset, held[:holes], held[holes:])
+        if hand is None:
+            continue
+        values[row] = ranker.from_strength(hand.strength)
+        unused = list(range(len(held)))
+        for column, card in enumerate(hand.fill.cards):
+            at = next(i for i in unused if held[i] == card)
+            unused.remove(at)
+            played[row, column] = at
+    return values, played
 
 
 def eligible(ranker: FastRanker, board: int, use_hole: int, use_board: int) -> bool:

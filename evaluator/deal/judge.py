@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled.fast import ruleset_ranker
+from ..compiled.mustuse import lowest_wild_best
 from ..engine.showdown import playing_subsets
 from .deal import BOTH, Deal, half_names
 from .read import CardsText
@@ -100,7 +101,9 @@ class _Half:
             cards = self.id_map[cards]
         game = ranker.ruleset.game
         constrained = game is not None and (game.use_hole is not None or game.use_board is not None)
-        if constrained:
+        if constrained and ranker.ruleset.wild.lowest_rank:
+            raw = lowest_wild_best(ranker, cards, holdings.shape[1])[0]
+        elif constrained:
             subsets = np.array(list(playing_subsets(ranker.ruleset, holdings.shape[1], board.shape[1], game)))
             rows = cards[:, subsets].reshape(-1, subsets.shape[1])
             raw = np.asarray(ranker.rank_many(rows)).reshape(len(cards), len(subsets)).max(axis=1)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled.fast import ruleset_ranker
+from ..compiled.mustuse import lowest_wild_best
 from ..core.stats_math import wilson_interval
 from ..engine.evaluate import engine_for
 from .lowball import LowBreakdown, LowRow, breakdown_lines, low_label, played_ranks, top_rank
@@ -132,10 +133,13 @@ def _best(
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Best value per deal and the card ids that make it."""
     deals = ids.shape[0]
+    ranker = ruleset_ranker(half)
+    game = half.game
+    if half.wild.lowest_rank and game is not None and (game.use_hole is not None or game.use_board is not None):
+        values, played = lowest_wild_best(ranker, ids, game.hole)
+        return values, np.take_along_axis(ids, played, axis=1)
     hands = ids[:, subsets]  # (deals, subsets, size)
-    values = np.asarray(ruleset_ranker(half).rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(
-        deals, subsets.shape[0]
-    )
+    values = np.asarray(ranker.rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(deals, subsets.shape[0])
     best = values.argmax(axis=1)
     return values[np.arange(deals), best], hands[np.arange(deals), best]
 

@@ -87,6 +87,12 @@ def test_wild_cards_with_suit_tie_breaks(request: pytest.FixtureRequest) -> None
     run_profile(request, 10, 1000, judge, rulesets(focus=frozenset({"wild", "tiebreak"})), SEEDS)
 
 
+def test_wild_terms(request: pytest.FixtureRequest) -> None:
+    """Categories that read the wild cards held (``natural``, ``wilds = k``): the shortcuts that
+    value a hand with wild cards as the natural hand it makes must not apply to them."""
+    run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"wild", "wild terms"})), SEEDS)
+
+
 def test_suit_forms_and_beats(request: pytest.FixtureRequest) -> None:
     """Patterns that read suits in the hand, named suits, cyclic straight flushes and beats:."""
     run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"suit forms", "beats"})), SEEDS)

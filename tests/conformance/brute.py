@@ -1,7 +1,8 @@
 """A plainly written poker classifier and wild-card brute force, for generated rulesets.
 
 It knows the categories ``features.py`` tags with ``plain`` (rank shapes, run,
-flush, straight flush, royal flush), the ace rules, high and low, wild ranks,
+flush, straight flush, royal flush, badugi's sets, any of them ``natural``, and
+``wilds = k`` / ``wilds >= k``), the ace rules, high and low, wild ranks,
 cards and jokers, the bug's ``plays_as``, the lowest card wild, ``duplicates``,
 ``natural_beats_wild``, the three suit tie-breaks and the qualifiers tagged
 ``at_least`` / ``all_at_most``. A hand's wild cards are filled by trying every
@@ -68,30 +69,42 @@ class Brute:
             return n - 2  # the ace plays below the deck's lowest rank
         return None
 
-    def classify(self, cards: Sequence[Card]) -> tuple[int, tuple[int, ...]] | None:
-        """(category index in order, tie-break key) of a hand without wild cards."""
+    def classify(self, cards: Sequence[Card], wilds: int = 0) -> tuple[int, tuple[int, ...]] | None:
+        """(category index in order, tie-break key) of a filled hand holding ``wilds`` wild cards."""
         values = [self.value[rank] for rank, _ in cards]
         counts = Counter(values)
         groups = sorted(((count, value) for value, count in counts.items()), key=lambda g: (-g[0], -g[1]))
         sizes = tuple(count for count, _ in groups)
         flush = len(cards) == self.spec.size and len({suit for _, suit in cards}) == 1
         top = self._run_top(values)
-        for index, category in enumerate(self.spec.categories):
-            plain = category.plain
-            assert plain is not None
+        every_card = tuple(value for count, value in groups for _ in range(count))
+
+        def key(plain: tuple[Any, ...]) -> tuple[int, ...] | None:
+            """The tie-break key when the hand is in the category ``plain`` tags, else None."""
             kind = plain[0]
             if kind == "shape" and sizes == tuple(plain[1]):
-                return index, tuple(value for _, value in groups)
+                return tuple(value for _, value in groups)
             if kind == "run" and top is not None:
-                return index, (top,)
+                return (top,)
             if kind == "flush" and flush:
-                return index, tuple(value for count, value in groups for _ in range(count))
+                return every_card
             if kind == "run_flush" and top is not None and flush:
-                return index, (top,)
+                return (top,)
             if kind == "royal" and top is not None and flush and top == self.value["A"]:
-                return index, (top,)
+                return (top,)
             if kind == "set" and len(cards) == plain[1] == len(counts) == len({suit for _, suit in cards}):
-                return index, tuple(value for _, value in groups)
+                return tuple(value for _, value in groups)
+            if kind == "natural" and wilds == 0:
+                return key(plain[1])
+            if kind == "wilds" and (wilds == plain[2] if plain[1] == "=" else wilds >= plain[2]):
+                return every_card + (-1,) * (self.spec.size - len(cards))  # every card, high to low
+            return None
+
+        for index, category in enumerate(self.spec.categories):
+            assert category.plain is not None
+            found = key(category.plain)
+            if found is not None:
+                return index, found
         return None
 
     def _qualifies(self, index: int, cards: Sequence[Card]) -> bool:
@@ -103,10 +116,10 @@ class Brute:
         values = [self.value[rank] for rank, _ in cards]
         return len(set(values)) == len(values) == self.spec.size and max(values) <= self.value[plain[1]]
 
-    def _score(self, cards: Sequence[Card]) -> tuple[Any, ...] | None:
-        """(qualifies, score) of a filled hand; the score is kept when it does not qualify,
-        as the hands of one holding are chosen by it."""
-        found = self.classify(cards)
+    def _score(self, cards: Sequence[Card], wilds: int = 0) -> tuple[Any, ...] | None:
+        """(qualifies, score) of a filled hand holding ``wilds`` wild cards; the score is kept
+        when it does not qualify, as the hands of one holding are chosen by it."""
+        found = self.classify(cards, wilds)
         if found is None:
             return None
         index, key = found
@@ -181,7 +194,7 @@ class Brute:
                 flush = len({suit for _, suit in filled}) == 1 and len(filled) == spec.size
                 if self._run_top(values) is None and not flush:
                     continue  # the bug plays as an ace unless the whole hand is a run or a flush
-            score = self._score(filled)
+            score = self._score(filled, wilds)
             if score is not None and (best is None or score > best):
                 best = score
         return best

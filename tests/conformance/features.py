@@ -16,7 +16,8 @@ the categories and their order (shapes, runs, flushes, royal flushes,
 n-of-a-kind, suit-form patterns ``flush(k)``, ``run(k, flush)``, ``suits``,
 a named suit, round-the-corner runs, cyclic straight flushes with
 ``beats:``), wild cards (ranks, cards, jokers, the bug's ``plays_as``, the
-lowest card, ``duplicates``), ``natural_beats_wild``, the suit order and
+lowest card, ``duplicates``), categories that read the wild cards held
+(``natural``, ``wilds = k``), ``natural_beats_wild``, the suit order and
 its three tie-breaks, a qualifier, other ``beats:`` exceptions, and games
 (hole / board cards, must-use counts, double boards, hi-lo splits).
 
@@ -81,7 +82,7 @@ class Spec:
     used: set[str] = field(default_factory=set)
     #: False once a feature the brute force cannot judge is chosen
     plain: bool = True
-    #: features that must be chosen (not left out) in this run: "wild", "tiebreak",
+    #: features that must be chosen (not left out) in this run: "wild", "wild terms", "tiebreak",
     #: "suit forms", "game", "beats", "qualifier", "best_subset", "deal" (the dealer's-choice keys)
     focus: frozenset[str] = frozenset()
 
@@ -98,6 +99,16 @@ class Spec:
         return bool(self.wild.get("ranks") or self.wild.get("cards") or self.wild.get("lowest_rank") is True) or (
             self.jokers > 0 and self.wild.get("jokers", True)
         )
+
+    @property
+    def most_wilds(self) -> int:
+        """The most wild cards one hand can hold (0 without wild cards)."""
+        packs = self.copies
+        held = self.jokers if self.jokers and self.wild.get("jokers", True) else 0
+        held += len(self.wild.get("ranks", [])) * len(self.suits) * packs + len(self.wild.get("cards", [])) * packs
+        if self.wild.get("lowest_rank") is True:
+            held += len(self.suits) * packs  # every card of the lowest rank held
+        return min(self.size, held)
 
     @property
     def brute_force(self) -> bool:
@@ -384,6 +395,36 @@ def wild(draw: Draw, spec: Spec) -> None:
     spec.used.add(f"wild {kind}")
 
 
+def wild_terms(draw: Draw, spec: Spec) -> None:
+    """Categories that read the wild cards a hand holds: a natural hand just above the same
+    hand made with wild cards (``... & natural``, video poker's natural royal flush) and
+    ``wilds = k`` / ``wilds >= k`` anywhere in the order (Deuces Wild's four deuces)."""
+    if spec.best_subset or not spec.has_wilds or ("wild terms" not in spec.focus and draw(st.integers(0, 2))):
+        return
+    kind = draw(st.sampled_from(["natural", "wilds", "both"]))
+    if kind != "wilds":
+        # a natural hand needs its groups from natural cards: no more of a rank than the packs hold
+        reachable = [
+            i
+            for i, category in enumerate(spec.categories)
+            if category.plain is not None
+            and (category.plain[0] != "shape" or category.plain[1][0] <= len(spec.suits) * spec.copies)
+        ]
+        if reachable:
+            at = draw(st.sampled_from(reachable))
+            twin = spec.categories[at]
+            plain = ("natural", twin.plain)
+            describe = None if twin.describe is None else "natural " + twin.describe
+            spec.categories.insert(at, Category(f"natural_{twin.name}", f"{twin.pattern} & natural", plain, describe))
+            spec.used.add("natural")
+    if kind != "natural" and spec.most_wilds:
+        count = draw(st.integers(1, spec.most_wilds))
+        compare = draw(st.sampled_from(["=", ">="]))
+        at = draw(st.integers(0, len(spec.categories)))
+        spec.categories.insert(at, Category(f"wilds_{count}", f"wilds {compare} {count}", ("wilds", compare, count)))
+        spec.used.add("wilds")
+
+
 def natural_beats_wild(draw: Draw, spec: Spec) -> None:
     """Between otherwise equal hands, fewer wild cards win."""
     spec.natural_beats_wild = draw(st.booleans()) if spec.has_wilds else draw(st.integers(0, 5)) == 0
@@ -481,6 +522,7 @@ FEATURES: list[Callable[[Draw, Spec], None]] = [
     suit_forms,
     wrap_runs,
     cyclic_straight_flush,
+    wild_terms,
     natural_beats_wild,
     suits,
     qualifier,

@@ -9,7 +9,8 @@ class, so a ruleset pays for each class once.
 Wild cards are filled without guessing cards: the wilds take every multiset of
 ranks (13 choices for one wild, 91 for two), each with the flush / no-flush
 options the natural cards allow, and the best-scoring legal class wins. Only the
-winner is given concrete suits (the flush suit, else the highest suit not held).
+winner is given concrete suits (the flush suit, else the highest suit not held);
+``wildfill.py`` holds that fill.
 
 Scores are tuples where bigger is better for the ruleset's direction: a low
 game negates the high-poker value, so "best" is always ``max``.
@@ -18,9 +19,9 @@ game negates the high-poker value, so "best" is always ``max``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import TYPE_CHECKING
@@ -30,6 +31,7 @@ from ..rules.cards import Card
 from ..rules.patterns import Binding, HandClass, Pattern, needs_suits, run_bottom, run_top
 from .fill import Classification, Fill
 from .hand import Hand
+from .wildfill import WildChoice, choose_wild, concrete, whole_hand_allows
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Category, Rules
@@ -249,7 +251,7 @@ class Engine:
         if best is None:
             return None
         choice, flush_suit, classification = best
-        played = self._concrete(naturals, choice, flush_suit)
+        played = concrete(self, naturals, choice, flush_suit)
         return self._finish(classification, naturals, wilds, played)
 
     def _fill_suited(self, naturals: list[Card], wilds: list[Card]) -> Fill | None:
@@ -332,7 +334,7 @@ class Engine:
                     continue
             if restricted:  # the whole hand must be one the wild card may make
                 found = self._classify_cards(cards, counted)
-                key = _score(found) if found is not None and self._whole_hand_allows(found) else None
+                key = _score(found) if found is not None and whole_hand_allows(rules, found) else None
             else:
                 key = self._score_cards(cards, counted)
             if key is not None and (best_key is None or key > best_key):
@@ -368,116 +370,10 @@ class Engine:
         return naturals[0].suit if len(suits) == 1 else None
 
     @cached_property
-    def _best_wild(
-        self,
-    ) -> Callable[[tuple[int, ...], str | None, int], tuple[tuple[int, ...], str | None, Classification] | None]:
-        """:meth:`_choose_wild`, memoised per natural class: the best fill depends
+    def _best_wild(self) -> Callable[[tuple[int, ...], str | None, int], WildChoice | None]:
+        """:func:`~.wildfill.choose_wild`, memoised per natural class: the best fill depends
         only on the natural ranks, the suit a flush could be in and the wild count."""
-        return lru_cache(maxsize=1 << 16)(self._choose_wild)
-
-    def _choose_wild(
-        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
-    ) -> tuple[tuple[int, ...], str | None, Classification] | None:
-        """The best legal (wild ranks, flush suit, classification) of a natural class."""
-        best: tuple[tuple[int, ...], str | None, Classification] | None = None
-        best_key: tuple[bool, tuple[int, ...]] | None = None
-        for option in self._wild_options(values, flush_candidate, wild_count):
-            classification = option[2]
-            # ranked as Fill.strength ranks them: a qualifying hand first, then the score
-            key = (classification.qualifies, classification.score)
-            if best_key is None or key > best_key:
-                best, best_key = option, key
-        return best
-
-    def _wild_options(
-        self, values: tuple[int, ...], flush_candidate: str | None, wild_count: int
-    ) -> Iterator[tuple[tuple[int, ...], str | None, Classification]]:
-        """Every legal (wild ranks, flush suit, classification) for ``wild_count``
-        wilds joining natural ranks ``values`` (high to low).
-
-        A wild stands for a card not already held, or makes five of a kind (all
-        the cards of one rank); with ``duplicates`` it may stand for any card.
-        Each rank multiset is tried without a flush and, when the naturals share
-        one suit (``flush_candidate``), as a flush. A restricted wild (the bug)
-        plays outside ``plays_as.ranks`` only when the whole hand matches
-        ``plays_as.hands``.
-        """
-        rules = self.ruleset.wild
-        copies = self.ruleset.copies
-        held = Counter(values)
-        # how many more cards of a rank the wilds can be without duplicating one held:
-        # in some suit, and in the flush suit
-        any_room = [len(self.ruleset.suits) * copies - held[value] for value in range(self.rank_count)]
-        flush_room = [copies - held[value] for value in range(self.rank_count)]
-        full_hand = len(values) + wild_count == self.size
-        # with two suits or more the wilds can always avoid making a flush
-        unsuited = len(self.ruleset.suits) > 1 or not full_hand
-        suited = full_hand and flush_candidate is not None
-        allowed = None
-        if rules.plays_as_ranks is not None:
-            allowed = frozenset(self.value_of[rank] for rank in rules.plays_as_ranks if rank in self.value_of)
-        hands = rules.plays_as_hands
-        classify = self.classify
-        natural = list(values)
-        for choice in combinations_with_replacement(range(self.rank_count - 1, -1, -1), wild_count):
-            restricted = allowed is not None and not allowed.issuperset(choice)
-            if restricted and hands is None:
-                continue
-            ranks = tuple(sorted(natural + list(choice), reverse=True))
-            fits_any = fits_flush = True
-            if not rules.duplicates:
-                previous, times = -1, 0
-                for value in choice:  # high to low: equal ranks are adjacent
-                    times = times + 1 if value == previous else 1
-                    previous = value
-                    fits_any = fits_any and times <= any_room[value]
-                    fits_flush = fits_flush and times <= flush_room[value]
-            five_of_a_kind = len(ranks) >= 5 and ranks[0] == ranks[-1]
-            if unsuited and (fits_any or five_of_a_kind):
-                found = classify(ranks, None, wild_count)
-                if found is not None and (not restricted or self._whole_hand_allows(found)):
-                    yield choice, None, found
-            if suited and fits_flush:
-                found = classify(ranks, flush_candidate, wild_count)
-                if found is not None and (not restricted or self._whole_hand_allows(found)):
-                    yield choice, flush_candidate, found
-
-    def _whole_hand_allows(self, classification: Classification) -> bool:
-        """Whether the hand matches ``wild.plays_as.hands`` (a restricted wild may then be anything)."""
-        hands = self.ruleset.wild.plays_as_hands
-        if hands is None:
-            return False
-        view = replace(classification.hand_class, category=classification.category.strength)
-        return hands.matcher(view, {}) is not None
-
-    def _concrete(self, naturals: Sequence[Card], choice: tuple[int, ...], flush_suit: str | None) -> list[Card]:
-        """Give each wild rank a concrete card: the flush suit, else the highest suit free.
-
-        Five of a kind has no free suit left for its fifth card: it duplicates the
-        highest suit.
-        """
-        used = Counter(naturals)
-        copies = self.ruleset.copies
-        played: list[Card] = []
-        for value in choice:
-            symbol = self.ruleset.rank_symbols[value]
-            if flush_suit is not None:
-                card = Card(symbol, flush_suit)
-            else:
-                free = [s for s in self.suit_preference if used[Card(symbol, s)] < copies]
-                card = Card(symbol, free[0] if free else self.suit_preference[0])
-            used[card] += 1
-            played.append(card)
-        if flush_suit is None and played and len(naturals) + len(played) == self.size:
-            suits = {card.suit for card in list(naturals) + played}
-            if len(suits) == 1 and len(self.suit_preference) > 1:
-                # the wilds chose not to make a flush: move one of them to another suit
-                last = played[-1]
-                for suit in self.suit_preference:
-                    if suit != last.suit and used[Card(last.rank, suit)] < copies:
-                        played[-1] = Card(last.rank, suit)
-                        break
-        return played
+        return lru_cache(maxsize=1 << 16)(partial(choose_wild, self))
 
     # --- the result -------------------------------------------------------------------------
 

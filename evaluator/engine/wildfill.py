@@ -119,7 +119,9 @@ def whole_hand_allows(ruleset: Rules, classification: Classification) -> bool:
     return hands.matcher(view, {}) is not None
 
 
-def concrete(engine: FillEngine, naturals: Sequence[Card], choice: tuple[int, ...], flush_suit: str | None) -> list[Card]:
+def concrete(
+    engine: FillEngine, naturals: Sequence[Card], choice: tuple[int, ...], flush_suit: str | None
+) -> list[Card]:
     """Give each wild rank a concrete card: the flush suit, else the highest suit free.
 
     Five of a kind has no free suit left for its fifth card: it duplicates the

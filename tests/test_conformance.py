@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance.checks import accepted, check_brute_force, check_evaluate, check_rank, conform
+from conformance.checks import accepted, check_brute_force, check_compare, check_evaluate, check_rank, conform
 from conformance.commands import check_diff_examples, check_lowball
 from conformance.deal_features import DEAL_MISTAKES
 from conformance.features import MISTAKES, Spec, broken_rulesets, rulesets
@@ -91,6 +91,12 @@ def test_wild_terms(request: pytest.FixtureRequest) -> None:
     """Categories that read the wild cards held (``natural``, ``wilds = k``): the shortcuts that
     value a hand with wild cards as the natural hand it makes must not apply to them."""
     run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"wild", "wild terms"})), SEEDS)
+
+
+def test_rank_by(request: pytest.FixtureRequest) -> None:
+    """``rank_by:`` on shapes and runs: the brute force reorders the same keys (the fast checks only)."""
+    checks = judge_with(check_brute_force, check_evaluate, check_rank, check_compare)
+    run_profile(request, 4, 400, checks, rulesets(focus=frozenset({"rank_by"})), SEEDS)
 
 
 def test_suit_forms_and_beats(request: pytest.FixtureRequest) -> None:

@@ -2,7 +2,7 @@
 
 It knows the categories ``features.py`` tags with ``plain`` (rank shapes, run,
 flush, straight flush, royal flush, badugi's sets, any of them ``natural``, and
-``wilds = k`` / ``wilds >= k``), the ace rules, high and low, wild ranks,
+``wilds = k`` / ``wilds >= k``; ``rank_by:`` on shapes and runs), the ace rules, high and low, wild ranks,
 cards and jokers, the bug's ``plays_as``, the lowest card wild, ``duplicates``,
 ``natural_beats_wild``, the three suit tie-breaks and the qualifiers tagged
 ``at_least`` / ``all_at_most``. A hand's wild cards are filled by trying every
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from .features import Spec
+from .features import LETTERS, Spec
 
 Card = tuple[str, str]  # (rank, suit); a joker is ("X", "1") / ("X", "2")
 
@@ -104,6 +104,10 @@ class Brute:
             assert category.plain is not None
             found = key(category.plain)
             if found is not None:
+                if category.rank_by == ["cards"]:  # a run by every card: the wheel's ace plays high
+                    return index, every_card
+                if category.rank_by is not None:  # a shape's groups in another order
+                    return index, tuple(found[LETTERS.index(term)] for term in category.rank_by)
                 return index, found
         return None
 

@@ -60,6 +60,7 @@ __all__ = [
     "Subject",
     "accepted",
     "check_brute_force",
+    "check_compare",
     "check_evaluate",
     "check_rank",
     "conform",

@@ -17,7 +17,7 @@ n-of-a-kind, suit-form patterns ``flush(k)``, ``run(k, flush)``, ``suits``,
 a named suit, round-the-corner runs, cyclic straight flushes with
 ``beats:``), wild cards (ranks, cards, jokers, the bug's ``plays_as``, the
 lowest card, ``duplicates``), categories that read the wild cards held
-(``natural``, ``wilds = k``), ``natural_beats_wild``, the suit order and
+(``natural``, ``wilds = k``), ``rank_by``, ``natural_beats_wild``, the suit order and
 its three tie-breaks, a qualifier, other ``beats:`` exceptions, and games
 (hole / board cards, must-use counts, double boards, hi-lo splits).
 
@@ -51,6 +51,8 @@ class Category:
     pattern: str
     plain: tuple[Any, ...] | None
     describe: str | None = None
+    #: ``rank_by:``, the tie-break order when not the pattern's own
+    rank_by: list[str] | None = None
 
 
 @dataclass
@@ -82,7 +84,7 @@ class Spec:
     used: set[str] = field(default_factory=set)
     #: False once a feature the brute force cannot judge is chosen
     plain: bool = True
-    #: features that must be chosen (not left out) in this run: "wild", "wild terms", "tiebreak",
+    #: features that must be chosen (not left out) in this run: "wild", "wild terms", "rank_by", "tiebreak",
     #: "suit forms", "game", "beats", "qualifier", "best_subset", "deal" (the dealer's-choice keys)
     focus: frozenset[str] = frozenset()
 
@@ -139,7 +141,11 @@ class Spec:
             "direction": self.direction,
             "hand": {"size": self.size, "min": self.min, "best_subset": self.best_subset},
             "categories": {
-                c.name: {"pattern": c.pattern, **({"describe": c.describe} if c.describe else {})}
+                c.name: {
+                    "pattern": c.pattern,
+                    **({"describe": c.describe} if c.describe else {}),
+                    **({"rank_by": c.rank_by} if c.rank_by else {}),
+                }
                 for c in self.categories
             },
             "order": self.category_names(),
@@ -425,6 +431,30 @@ def wild_terms(draw: Draw, spec: Spec) -> None:
         spec.used.add("wilds")
 
 
+def rank_by(draw: Draw, spec: Spec) -> None:
+    """``rank_by:`` on a category: the groups of a shape in another order (sometimes only the
+    first few), or a run by every card (``[cards]``: a wheel then ranks by its ace). (``[bottom]``
+    orders runs as ``top`` does.)"""
+    if "rank_by" not in spec.focus and draw(st.integers(0, 3)):
+        return
+    choices = [
+        category
+        for category in spec.categories
+        if category.plain is not None
+        and (category.plain[0] in ("run", "run_flush") or (category.plain[0] == "shape" and len(category.plain[1]) > 1))
+    ]
+    if not choices:
+        return
+    category = draw(st.sampled_from(choices))
+    if category.plain is not None and category.plain[0] == "shape":
+        letters = list(LETTERS[: len(category.plain[1])])
+        order = list(draw(st.permutations(letters)))
+        category.rank_by = order[: draw(st.integers(1, len(order)))]
+    else:
+        category.rank_by = ["cards"]
+    spec.used.add("rank_by")
+
+
 def natural_beats_wild(draw: Draw, spec: Spec) -> None:
     """Between otherwise equal hands, fewer wild cards win."""
     spec.natural_beats_wild = draw(st.booleans()) if spec.has_wilds else draw(st.integers(0, 5)) == 0
@@ -523,6 +553,7 @@ FEATURES: list[Callable[[Draw, Spec], None]] = [
     wrap_runs,
     cyclic_straight_flush,
     wild_terms,
+    rank_by,
     natural_beats_wild,
     suits,
     qualifier,

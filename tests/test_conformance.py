@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance.checks import accepted, check_brute_force, check_compare, check_evaluate, check_rank, conform
+from conformance.checks import (
+    accepted,
+    check_brute_force,
+    check_compare,
+    check_evaluate,
+    check_rank,
+    conform,
+    examples_hold,
+)
 from conformance.commands import check_diff_examples, check_lowball
 from conformance.deal_features import DEAL_MISTAKES
 from conformance.features import MISTAKES, Spec, broken_rulesets, rulesets
@@ -93,6 +101,13 @@ def test_wild_terms(request: pytest.FixtureRequest) -> None:
     run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"wild", "wild terms"})), SEEDS)
 
 
+def test_written_examples(request: pytest.FixtureRequest) -> None:
+    """Examples written with the brute force's answers (categories, > < =): check finds them true."""
+    checks = judge_with(check_brute_force)
+    written = rulesets(focus=frozenset({"examples", "wild"})).filter(lambda spec: bool(spec.examples))
+    run_profile(request, 4, 400, checks, written, SEEDS)
+
+
 def test_rank_by(request: pytest.FixtureRequest) -> None:
     """``rank_by:`` on shapes and runs: the brute force reorders the same keys (the fast checks only)."""
     checks = judge_with(check_brute_force, check_evaluate, check_rank, check_compare)
@@ -130,6 +145,7 @@ def judge_with(*checks: Callable[[Subject], None]) -> Callable[[Spec, int], None
         with tempfile.TemporaryDirectory(prefix="conformance-") as folder:
             path = write_files(spec, Path(folder))
             errors = [d for d in check_file(path) if d.severity == "error"]
+            examples_hold(spec, errors)
             event("refused" if errors else "accepted")
             if not errors:
                 accepted(spec, path, seed, checks)

@@ -154,6 +154,19 @@ class Brute:
     def best(self, cards: Sequence[Card]) -> tuple[tuple[Any, ...], list[Card]] | None:
         """(strength, the cards that play) of a holding: every hand it holds (see the module
         docstring) tried, each with every fill of its wild cards; None: no category."""
+        chosen = self._choose(cards)
+        return None if chosen is None else (chosen[1], chosen[2])
+
+    def category(self, cards: Sequence[Card]) -> str | None:
+        """The category of the hand that plays (None: no category)."""
+        chosen = self._choose(cards)
+        if chosen is None:
+            return None
+        score = chosen[0][1]
+        return self.names[len(self.names) - (score[0] if self.spec.direction == "high" else -score[0])]
+
+    def _choose(self, cards: Sequence[Card]) -> tuple[tuple[Any, ...], tuple[Any, ...], list[Card]] | None:
+        """(the key that chose it, strength, the cards that play) of the hand that plays."""
         spec = self.spec
         mask = dict(zip(cards, self.wild_mask(cards), strict=True))  # decided on the whole holding
         if spec.best_subset:
@@ -178,7 +191,7 @@ class Brute:
                 key = (qualifies, score, natural, suits)
                 if chosen is None or key > chosen[0]:
                     chosen = (key, (qualifies, score if qualifies else (), natural), list(hand))
-        return None if chosen is None else (chosen[1], chosen[2])
+        return chosen
 
     def _best_fill(self, naturals: list[Card], wilds: int) -> tuple[Any, ...] | None:
         if wilds == 0:

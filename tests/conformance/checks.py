@@ -64,6 +64,7 @@ __all__ = [
     "check_evaluate",
     "check_rank",
     "conform",
+    "examples_hold",
     "refused",
     "run_cli",
     "write_files",
@@ -326,6 +327,12 @@ def accepted(spec: Spec, path: Path, seed: int, checks: Sequence[Callable[[Subje
         check(subject)
 
 
+def examples_hold(spec: Spec, errors: Sequence[Any]) -> None:
+    """The examples the brute force wrote into the file (``features.written_examples``) pass check."""
+    failed = [d for d in errors if d.code in ("E101", "E102", "E103")]
+    assert not (spec.examples and failed), f"an example the brute force wrote fails: {failed[0]}"
+
+
 def conform(spec: Spec, folder: Path, seed: int, text: str | None = None) -> str:
     """Write the file (``text``, else the spec's own), check it, and judge it as refused or
     accepted; says which."""
@@ -333,6 +340,8 @@ def conform(spec: Spec, folder: Path, seed: int, text: str | None = None) -> str
     if text is not None:
         path.write_text(text, encoding="utf-8")
     errors = [d for d in check_file(path) if d.severity == "error"]
+    if text is None:
+        examples_hold(spec, errors)
     if errors:
         refused(path, errors)
         return "refused: " + " ".join(sorted({d.code for d in errors}))

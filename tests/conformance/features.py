@@ -78,6 +78,8 @@ class Spec:
     qualifier_plain: tuple[Any, ...] | None = None
     beats: list[dict[str, str]] = field(default_factory=list)
     game: dict[str, Any] | None = None
+    #: examples written from the brute force's answers (check must find them true)
+    examples: list[str] = field(default_factory=list)
     #: companion files a game's hi-lo split names (file name -> document)
     companions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the features this ruleset uses (reported with hypothesis.event)
@@ -101,6 +103,12 @@ class Spec:
         return bool(self.wild.get("ranks") or self.wild.get("cards") or self.wild.get("lowest_rank") is True) or (
             self.jokers > 0 and self.wild.get("jokers", True)
         )
+
+    @property
+    def deck_texts(self) -> list[str]:
+        """Every card of the deck as text, once per pack; jokers ``X``, ``X2``."""
+        cards = [rank + suit for rank in self.ranks for suit in self.suits] * self.copies
+        return cards + ["X", "X2"][: self.jokers]
 
     @property
     def most_wilds(self) -> int:
@@ -160,6 +168,8 @@ class Spec:
             doc["beats"] = self.beats
         if self.game is not None:
             doc["game"] = self.game
+        if self.examples:
+            doc["examples"] = list(self.examples)
         return doc
 
     def yaml(self) -> str:
@@ -541,6 +551,41 @@ def _low_companion(spec: Spec) -> dict[str, Any]:
     return low
 
 
+def written_examples(draw: Draw, spec: Spec) -> None:
+    """``examples:`` as a user writes them -- ``<cards> is <category>``, ``<a> > <b>`` -- with the
+    brute force's answers, on files it judges (no game, no ``beats:``): ``check`` runs them, so a
+    failing example is a disagreement (``checks.conform`` fails on it). Drawn last."""
+    if not spec.brute_force or spec.game is not None or spec.beats or spec.size != spec.min:
+        return
+    if "examples" not in spec.focus and draw(st.integers(0, 2)):
+        return
+    from .brute import Brute, card_tuple
+
+    brute = Brute(spec)
+    deck = spec.deck_texts
+    if len(deck) < 2 * spec.size:
+        return
+    for _ in range(2):
+        picked = draw(
+            st.lists(st.integers(0, len(deck) - 1), min_size=2 * spec.size, max_size=2 * spec.size, unique=True)
+        )
+        first, second = [deck[i] for i in picked[: spec.size]], [deck[i] for i in picked[spec.size :]]
+        judged = [brute.best([card_tuple(t) for t in hand]) for hand in (first, second)]
+        for hand in (first, second):
+            category = brute.category([card_tuple(t) for t in hand])
+            if category is not None:
+                spec.examples.append(f"{' '.join(hand)} is {category}")
+        if judged[0] is None or judged[1] is None:
+            continue
+        a, b = judged[0][0], judged[1][0]
+        if a != b:
+            spec.examples.append(f"{' '.join(first)} {'>' if a > b else '<'} {' '.join(second)}")
+        elif spec.tiebreak == "none":  # (with a suit tie-break the suits decide: not judged here)
+            spec.examples.append(f"{' '.join(first)} = {' '.join(second)}")
+    if spec.examples:
+        spec.used.add("examples")
+
+
 #: The features in the order they are drawn (later ones read earlier choices).
 FEATURES: list[Callable[[Draw, Spec], None]] = [
     deck,
@@ -570,11 +615,12 @@ def rulesets(
     features: Sequence[Callable[[Draw, Spec], None]] | None = None,
 ) -> Spec:
     """A generated ruleset (see the module docstring); ``focus`` names features that must be chosen.
-    By default every feature: ``FEATURES`` and then the dealer's-choice keys (``deal_features.py``)."""
+    By default every feature: ``FEATURES``, the dealer's-choice keys (``deal_features.py``), then
+    :func:`written_examples`."""
     if features is None:
         from .deal_features import dealers_choice
 
-        features = (*FEATURES, dealers_choice)
+        features = (*FEATURES, dealers_choice, written_examples)
     spec = Spec(small=small, focus=focus)
     for feature in features:
         feature(draw, spec)

@@ -290,7 +290,6 @@ class FastRanker:
         per_call = self.mode == "suited" and usable(self, batch=False)
         self.code_list: list[int] = call_codes(self) if per_call else self.table_codes
         self.ids = CardIds(ruleset, model, self.codes, self.low, self.code_list if per_call else None)
-        self.rank: Callable[[Sequence[int]], int] = self._make_rank()
 
     # --- encoding ------------------------------------------------------------------------
 
@@ -310,13 +309,22 @@ class FastRanker:
 
     # --- per call (the builders are in per_call.py and suited.py) ---------------------------
 
-    def _make_rank(self) -> Callable[[Sequence[int]], int]:
-        """Build the per-call closure for this ruleset (the branches are decided here)."""
-        rank, raw_rank = make_rank(self)
-        self.raw_rank: Callable[[Sequence[int]], int] = (
-            raw_rank  # for codes already checked (subsets of a checked holding)
-        )
-        return rank
+    # built on first use: batch work (stats, diff, odds) never calls them, and for a suit-class
+    # ruleset the per-call key tables take about a second
+    @cached_property
+    def _closures(self) -> tuple[Callable[[Sequence[int]], int], Callable[[Sequence[int]], int]]:
+        return make_rank(self)
+
+    @cached_property
+    def rank(self) -> Callable[[Sequence[int]], int]:
+        """The per-call closure for this ruleset (the branches are decided in ``per_call.make_rank``)."""
+        return self._closures[0]
+
+    @cached_property
+    def raw_rank(self) -> Callable[[Sequence[int]], int]:
+        """:attr:`rank` without the wild-card limit, for codes already checked (subsets of a
+        checked holding)."""
+        return self._closures[1]
 
     def grown(self, items: dict[int, int], built: int) -> dict[int, int]:
         """A rank-keyed value table built to ``built`` cards that answers larger holdings on demand."""

@@ -130,3 +130,19 @@ def test_the_grown_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     again = [rs.rank(tuple(codes[i] for i in row)) for row in rows]
     assert again == values
     assert rs.rank_many(np.array(rows)).tolist() == values
+
+
+@pytest.mark.parametrize("name", ["standard", "four-flush", "suits-bridge"])
+def test_batch_work_builds_no_per_call_closure(name: str) -> None:
+    """rank_many never needs the per-call closures (their key tables cost a suit-class ruleset about
+    half a second): they are built on first per-call use, and then answer as the batch did."""
+    rs = load(name)
+    ranker = ruleset_ranker(rs)
+    ranker.__dict__.pop("_closures", None)
+    ranker.__dict__.pop("rank", None)
+    ranker.__dict__.pop("raw_rank", None)
+    ids = np.argsort(np.random.default_rng(3).random((200, len(rs.deck))), axis=1)[:, :7]
+    values = ranker.rank_many(ids)
+    assert "_closures" not in ranker.__dict__
+    codes = ranker.code_list
+    assert [ranker.rank(tuple(codes[i] for i in row)) for row in ids.tolist()] == values.tolist()

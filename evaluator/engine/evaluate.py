@@ -85,11 +85,16 @@ class Engine:
         # what rank classes cannot value: suits within the hand, or the best subset of
         # any size (hand.best_subset); counting, tables and check then go by suit class
         self.by_suit_class = self.needs_suits or ruleset.best_subset
+        # the categories that read suits within the hand, by index: the others give the same
+        # answer for every suit class of a rank class, found once (``_first_plain``)
+        self.suit_reading = [i for i, c in enumerate(ruleset.categories) if needs_suits(c.pattern)]
+        self._first_plain = lru_cache(maxsize=1 << 16)(self._find_first_plain)
 
     def forget_classes(self) -> None:
         """Drop what the engine remembers of hand classes: a walk of every suit class fills its
         memos with a few hundred MB that nothing after the walk reads again."""
         self.classify.cache_clear()
+        self._first_plain.cache_clear()
         self.__dict__.pop("_best_suited", None)  # a fresh memo on next use
         if self.scores is not None:
             self.scores.clear()
@@ -142,17 +147,50 @@ class Engine:
                 return None
             return replace(plain, hand_class=replace(plain.hand_class, wilds=wilds))
         hand_class = self.hand_class(ranks, flush_suit, wilds, suited)
-        for category in self.ruleset.categories:
-            binding = category.matcher(hand_class, {})
+        categories = self.ruleset.categories
+        if suited is None:
+            for category in categories:
+                binding = category.matcher(hand_class, {})
+                if binding is not None:
+                    return self._classified(category, hand_class, binding)
+            return None
+        # suits held: the first category that does not read them is the same for every suit
+        # class of these ranks; only the categories above it that read them are tried here
+        first_plain = self._first_plain(ranks, flush_suit, wilds)
+        stop = len(categories) if first_plain is None else first_plain[0]
+        for index in self.suit_reading:
+            if index >= stop:
+                break
+            binding = categories[index].matcher(hand_class, {})
             if binding is not None:
-                value = (category.strength,) + self._key(category, hand_class, binding)
-                score = value if self.high else tuple(-part for part in value)
-                qualifies = True
-                qualifier = self.ruleset.qualifier
-                if qualifier is not None:
-                    qualifies = qualifier.matcher(replace(hand_class, category=category.strength), {}) is not None
-                return Classification(category, hand_class, binding, value, score, qualifies)
+                return self._classified(categories[index], hand_class, binding)
+        if first_plain is None:
+            return None
+        return self._classified(categories[stop], hand_class, dict(first_plain[1]))
+
+    def _find_first_plain(
+        self, ranks: tuple[int, ...], flush_suit: str | None, wilds: int
+    ) -> tuple[int, Binding] | None:
+        """(index, binding) of the first category that does not read suits within the hand and
+        matches these ranks (None: none does)."""
+        hand_class = self.hand_class(ranks, flush_suit, wilds)
+        reading = set(self.suit_reading)
+        for index, category in enumerate(self.ruleset.categories):
+            if index not in reading:
+                binding = category.matcher(hand_class, {})
+                if binding is not None:
+                    return index, binding
         return None
+
+    def _classified(self, category: Category, hand_class: HandClass, binding: Binding) -> Classification:
+        """``hand_class`` placed in ``category``: its value, score and whether it qualifies."""
+        value = (category.strength,) + self._key(category, hand_class, binding)
+        score = value if self.high else tuple(-part for part in value)
+        qualifies = True
+        qualifier = self.ruleset.qualifier
+        if qualifier is not None:
+            qualifies = qualifier.matcher(replace(hand_class, category=category.strength), {}) is not None
+        return Classification(category, hand_class, binding, value, score, qualifies)
 
     def _key(self, category: Category, hand: HandClass, binding: Binding) -> tuple[int, ...]:
         key: list[int] = []

@@ -18,8 +18,9 @@ a named suit, round-the-corner runs, cyclic straight flushes with
 ``beats:``), wild cards (ranks, cards, jokers, the bug's ``plays_as``, the
 lowest card, ``duplicates``), categories that read the wild cards held
 (``natural``, ``wilds = k``), ``rank_by``, ``natural_beats_wild``, the suit order and
-its three tie-breaks, a qualifier, other ``beats:`` exceptions, and games
-(hole / board cards, must-use counts, double boards, hi-lo splits).
+its three tie-breaks, a qualifier, other ``beats:`` exceptions, games
+(hole / board cards, must-use counts, double boards, hi-lo splits), and last
+``examples:`` written with the brute force's answers.
 
 ``small=True`` keeps decks to about 12-24 cards, where tables build in a
 fraction of a second and the brute force can visit every hand.
@@ -86,7 +87,7 @@ class Spec:
     used: set[str] = field(default_factory=set)
     #: False once a feature the brute force cannot judge is chosen
     plain: bool = True
-    #: features that must be chosen (not left out) in this run: "wild", "wild terms", "rank_by", "tiebreak",
+    #: features that must be chosen (not left out) in this run: "wild", "wild terms", "rank_by", "examples", "tiebreak",
     #: "suit forms", "game", "beats", "qualifier", "best_subset", "deal" (the dealer's-choice keys)
     focus: frozenset[str] = frozenset()
 

@@ -59,8 +59,8 @@ MAX_ENTRIES = 1 << 23
 
 
 def lowest_wild_best(ranker: FastRanker, cards: np.ndarray, holes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Lowest-card wild under a card-usage rule: each row's value and the columns of the cards that
-    play, from the generic best hand (``cards``: hole cards first, then the board).
+    """Lowest-card wild: each row's value and the columns of the cards that play, from the generic
+    best hand under the game's card-usage rule (``cards``: hole cards first, then the board).
 
     The lowest natural rank of the whole holding is wild, which the lookup of one allowed
     combination cannot see (its own lowest rank would turn wild): each row is one generic call.

@@ -99,11 +99,10 @@ class _Half:
         cards = np.concatenate([holdings, board], axis=1) if board.shape[1] else holdings
         if self.id_map is not None:
             cards = self.id_map[cards]
-        game = ranker.ruleset.game
-        constrained = game is not None and (game.use_hole is not None or game.use_board is not None)
-        if constrained and ranker.ruleset.wild.lowest_rank:
+        if ranker.constrained and ranker.ruleset.wild.lowest_rank:
             raw = lowest_wild_best(ranker, cards, holdings.shape[1])[0]
-        elif constrained:
+        elif ranker.constrained:
+            game = ranker.ruleset.game
             subsets = np.array(list(playing_subsets(ranker.ruleset, holdings.shape[1], board.shape[1], game)))
             rows = cards[:, subsets].reshape(-1, subsets.shape[1])
             raw = np.asarray(ranker.rank_many(rows)).reshape(len(cards), len(subsets)).max(axis=1)

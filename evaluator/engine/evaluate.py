@@ -88,6 +88,7 @@ class Engine:
         # the categories that read suits within the hand, by index: the others give the same
         # answer for every suit class of a rank class, found once (``_first_plain``)
         self.suit_reading = [i for i, c in enumerate(ruleset.categories) if needs_suits(c.pattern)]
+        self.suit_blind = [(i, c) for i, c in enumerate(ruleset.categories) if i not in self.suit_reading]
         self._first_plain = lru_cache(maxsize=1 << 16)(self._find_first_plain)
 
     def forget_classes(self) -> None:
@@ -174,12 +175,10 @@ class Engine:
         """(index, binding) of the first category that does not read suits within the hand and
         matches these ranks (None: none does)."""
         hand_class = self.hand_class(ranks, flush_suit, wilds)
-        reading = set(self.suit_reading)
-        for index, category in enumerate(self.ruleset.categories):
-            if index not in reading:
-                binding = category.matcher(hand_class, {})
-                if binding is not None:
-                    return index, binding
+        for index, category in self.suit_blind:
+            binding = category.matcher(hand_class, {})
+            if binding is not None:
+                return index, binding
         return None
 
     def _classified(self, category: Category, hand_class: HandClass, binding: Binding) -> Classification:

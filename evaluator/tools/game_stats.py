@@ -128,29 +128,29 @@ def _id_map(source: Rules, target: Rules) -> np.ndarray[Any, np.dtype[np.int64]]
     return np.array([index[card] for card in source.deck], dtype=np.int64)
 
 
-def _best(
+def _tally(
     half: Rules, ids: np.ndarray[Any, Any], subsets: np.ndarray[Any, Any], hole: int
-) -> tuple[np.ndarray[Any, Any], dict[int, np.ndarray[Any, Any]]]:
-    """Best value per deal, and for each value the card ids of the hand that makes it in its first deal."""
-    deals = ids.shape[0]
+) -> list[tuple[int, int, np.ndarray[Any, Any]]]:
+    """Each best value the deals reach: (value, deals, the card ids that make it in its first deal)."""
     ranker = ruleset_ranker(half)
-    game = half.game
     if half.wild.lowest_rank:
         # the lowest rank of the whole holding is wild, which the lookup of one combination of
         # its cards does not see: the whole holding is ranked (generically under a card-usage rule)
-        if game is not None and (game.use_hole is not None or game.use_board is not None):
-            values = lowest_wild_best(ranker, ids, hole)[0]
+        if ranker.constrained:
+            values, columns = lowest_wild_best(ranker, ids, hole)
         else:
-            values = np.asarray(ranker.rank_many(ids))
-        first = np.unique(values, return_index=True)[1]
-        played = np.take_along_axis(ids[first], lowest_wild_best(ranker, ids[first], hole)[1], axis=1)
-        return values, dict(zip(values[first].tolist(), played, strict=True))
-    hands = ids[:, subsets]  # (deals, subsets, size)
-    every = np.asarray(ranker.rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(deals, subsets.shape[0])
-    best = every.argmax(axis=1)
-    values = every[np.arange(deals), best]
-    first = np.unique(values, return_index=True)[1]
-    return values, dict(zip(values[first].tolist(), hands[first, best[first]], strict=True))
+            values, columns = np.asarray(ranker.rank_many(ids)), None
+        unique, first, counts = np.unique(values, return_index=True, return_counts=True)
+        # only the first deal of each value needs its cards
+        columns = lowest_wild_best(ranker, ids[first], hole)[1] if columns is None else columns[first]
+        played = np.take_along_axis(ids[first], columns, axis=1)
+    else:
+        hands = ids[:, subsets]  # (deals, subsets, size)
+        every = np.asarray(ranker.rank_many(hands.reshape(-1, subsets.shape[1]))).reshape(len(ids), subsets.shape[0])
+        best = every.argmax(axis=1)
+        unique, first, counts = np.unique(every[np.arange(len(ids)), best], return_index=True, return_counts=True)
+        played = hands[first, best[first]]
+    return list(zip(unique.tolist(), counts.tolist(), played, strict=True))
 
 
 def game_stats(
@@ -182,11 +182,9 @@ def game_stats(
         n = min(CHUNK, deals - done)
         ids = np.argsort(rng.random((n, deck_size)), axis=1)[:, :dealt]
         for index, (_, half) in enumerate(halves):
-            values, examples = _best(half, _id_map(ruleset, half)[ids], subsets, game.hole)
-            unique, counts = np.unique(values, return_counts=True)
-            for value, number in zip(unique.tolist(), counts.tolist(), strict=True):
+            for value, number, cards in _tally(half, _id_map(ruleset, half)[ids], subsets, game.hole):
                 tallies[index][value] += number
-                seen[index].setdefault(value, examples[value])
+                seen[index].setdefault(value, cards)
         done += n
         if progress is not None:
             progress(done / deals)

@@ -278,18 +278,19 @@ def _has_any(mask: np.ndarray, patterns: list[int]) -> np.ndarray:
 
 def _freak_categories(ranks: np.ndarray, suits: np.ndarray) -> np.ndarray:
     """The freak-hands category index of each five-card hand (rows), by plain definitions."""
+    rows = np.arange(len(ranks))
     counts = np.zeros((len(ranks), 13), dtype=np.int8)
     for column in range(5):
-        np.add.at(counts, (np.arange(len(ranks)), ranks[:, column]), 1)
+        counts[rows, ranks[:, column]] += 1  # one card a row per column: no index repeats
     top_two = -np.sort(-counts, axis=1)[:, :2]
     distinct = (counts > 0).sum(axis=1)
     bits = (counts > 0).astype(np.int64) @ (1 << np.arange(13))
     suit_bits = np.zeros((len(ranks), 4), dtype=np.int64)
     for column in range(5):
-        suit_bits[np.arange(len(ranks)), suits[:, column]] |= 1 << ranks[:, column].astype(np.int64)
+        suit_bits[rows, suits[:, column]] |= 1 << ranks[:, column].astype(np.int64)
     suit_sizes = np.zeros((len(ranks), 4), dtype=np.int8)
     for column in range(5):
-        np.add.at(suit_sizes, (np.arange(len(ranks)), suits[:, column]), 1)
+        suit_sizes[rows, suits[:, column]] += 1
     high = ranks.max(axis=1)
     low = ranks.min(axis=1)
     five = distinct == 5

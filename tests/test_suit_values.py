@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.compiled import suitvalue_cache
+from evaluator.compiled import suitchoice, suitvalue_cache
 from evaluator.compiled.array_payload import pack, unpack
 from evaluator.compiled.counting import count, played_counts
 from evaluator.compiled.suitclasses import holdings
@@ -31,6 +31,7 @@ from evaluator.tools.check import check_file
 pytestmark = pytest.mark.skipif(not diskcache.SUPPORTED, reason="needs O_NOFOLLOW and dir_fd support")
 
 RULESET = "badugi"  # four cards of 52 by suit class: thousands of classes, valued in a second
+real_choices = suitchoice.one_wild_choices
 
 
 @pytest.fixture()
@@ -46,9 +47,41 @@ def same(a: SuitValues, b: SuitValues) -> bool:
     return arrays_a.keys() == arrays_b.keys() and all(np.array_equal(arrays_a[k], arrays_b[k]) for k in arrays_a)
 
 
-def test_every_class_is_valued_as_the_generic_evaluator_values_it() -> None:
-    rs = load(RULESET)
+# One wild joker and suit patterns: the walk chooses what the joker plays as in bulk
+# (``suitchoice.py``); a suit order that is not the deck's decides which empty suit is tried,
+# a low direction and a qualifier turn the scores around, and the wheel plays the ace low.
+JOKER_BASE = """
+extends: standard
+deck: {ranks: [7, 8, 9, T, J, Q, K, A], jokers: 1}
+wild: {jokers: true}
+suits: {order: [c, d, h, s]}
+categories:
+  big_bobtail:    {pattern: "run(4, flush)", describe: "big bobtail"}
+  little_bobtail: {pattern: "run(3, flush)", describe: "little bobtail"}
+  four_flush:     {pattern: "flush(4)", describe: "four flush"}
+order: [five_of_a_kind, straight_flush, four_of_a_kind, big_bobtail, full_house, flush, straight,
+        three_of_a_kind, little_bobtail, two_pair, four_flush, pair, high_card]
+"""
+JOKER_FILES = {
+    "joker-suit-forms": JOKER_BASE,
+    "joker-suit-forms-low": JOKER_BASE + "direction: low\nace: low\n",
+    "joker-suit-forms-qualifier": JOKER_BASE + 'qualifier: "XX & X >= J"\n',
+}
+
+
+@pytest.mark.parametrize("name", [RULESET, *JOKER_FILES])
+def test_every_class_is_valued_as_the_generic_evaluator_values_it(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if name in JOKER_FILES:
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(JOKER_FILES[name], encoding="utf-8")
+        name = str(path)
+    rs = load(name)
+    bulk = []
+    monkeypatch.setattr(suitchoice, "one_wild_choices", lambda *a: bulk.append(1) or real_choices(*a))
     valued = value_classes(rs, rs.hand_size)
+    assert bulk == ([] if rs.jokers == 0 else [1])  # the joker files take the bulk choice
     fills = list(suited_fills(rs, rs.hand_size))
     assert len(fills) == len(valued.outcome) > 1000
     names = rs.category_names

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.collector import collector_paused
 from ..core.errors import PokerRulesError
-from ..engine.evaluate import engine_for
+from ..engine.evaluate import Score, engine_for, score_of
 from ..rules.cards import Card
+from . import suitchoice
 from .counts import deal_count
 from .suitclasses import holdings, require_supported
 
@@ -107,15 +109,8 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
         CardError: C105 when the deals cannot be enumerated by suit class.
     """
     require_supported(ruleset, cards)
-    engine = engine_for(ruleset)
-    names = list(ruleset.category_names)
-    deck: dict[Card, int] = {card: i for i, card in enumerate(dict.fromkeys(ruleset.deck))}
-    held_rows: list[list[int]] = []
-    played_rows: list[list[int]] = []
-    weights: list[int] = []
-    found: list[int] = []
-    outcomes: dict[Outcome, int] = {}
-    refused = ""
+    walk = _Walk(ruleset, cards)
+    engine = walk.engine
     deals = deal_count(ruleset, cards)
     seen = 0
     # each holding played whole: every class is classified once, so the engine's memo would
@@ -124,53 +119,100 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     engine.memo_classes = ruleset.best_subset or cards > ruleset.hand_size
     engine.scores = {} if ruleset.wild.any and not engine.memo_classes else None
     try:
-        for held, weight in holdings(ruleset, cards):
-            seen += weight
-            weights.append(weight)
-            held_rows.append([deck.setdefault(card, len(deck)) for card in held])
-            if progress is not None and len(weights) % 2048 == 0:
-                progress(min(seen / deals, 0.99))
-            try:
-                fill = engine.best(held, engine.candidates(held))
-            except PokerRulesError as problem:
-                refused = refused or problem.first.message
-                found.append(REFUSED)
-                played_rows.append([])
-                continue
-            if fill is None:
-                found.append(NO_HAND)
-                played_rows.append([])
-                continue
-            classification = fill.classification
-            outcome = Outcome(
-                names.index(classification.category.name),
-                classification.qualifies,
-                tuple(classification.value),
-                tuple(tuple(part) for part in fill.strength),
-                len(fill.wilds),
-            )
-            found.append(outcomes.setdefault(outcome, len(outcomes)))
-            played_rows.append([deck.setdefault(card, len(deck)) for card in (*fill.naturals, *fill.played)])
+        with collector_paused():
+            for held, weight in holdings(ruleset, cards):
+                seen += weight
+                walk.value(held, weight)
+                if progress is not None and len(walk.weights) % 2048 == 0:
+                    progress(min(seen / deals, 0.99))
     finally:
         engine.forget_classes()
         engine.memo_classes, engine.scores = True, None  # the walk's memos: the largest part of a cold check's memory
+        engine.wild_choices = None
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
     if progress is not None:
         progress(1.0)
-    played = np.full((len(played_rows), cards), -1, dtype=np.int16)
-    for row, items in enumerate(played_rows):
-        played[row, : len(items)] = items
-    return SuitValues(
-        cards,
-        list(deck),
-        np.array(held_rows, dtype=np.int16).reshape(-1, cards),
-        np.array(weights, dtype=np.int64),
-        np.array(found, dtype=np.int32),
-        played,
-        list(outcomes),
-        refused,
-    )
+    return walk.values()
+
+
+class _Walk:
+    """The rows of :class:`SuitValues` as the holdings are valued one by one."""
+
+    def __init__(self, ruleset: Rules, cards: int) -> None:
+        self.ruleset = ruleset
+        self.cards = cards
+        self.engine = engine_for(ruleset)
+        self.names = list(ruleset.category_names)
+        self.deck: dict[Card, int] = {card: i for i, card in enumerate(dict.fromkeys(ruleset.deck))}
+        self.held_rows: list[list[int]] = []
+        self.played_rows: list[list[int]] = []
+        self.weights: list[int] = []
+        self.found: list[int] = []
+        self.outcomes: dict[Outcome, int] = {}
+        self.refused = ""
+        # the natural classes come first; the one-wild choices are then made in bulk from their scores
+        self.natural_scores: list[Score | None] | None = [] if suitchoice.applies(ruleset, self.engine, cards) else None
+
+    def value(self, held: list[Card], weight: int) -> None:
+        """Value one holding standing for ``weight`` deals."""
+        engine = self.engine
+        collecting = self.natural_scores is not None and engine.wild_choices is None
+        if collecting and any(card.is_joker for card in held):
+            self._choose_in_bulk()
+            collecting = False
+        self.weights.append(weight)
+        self.held_rows.append([self.deck.setdefault(card, len(self.deck)) for card in held])
+        try:
+            fill = engine.best(held, engine.candidates(held))
+        except PokerRulesError as problem:
+            self.refused = self.refused or problem.first.message
+            self.natural_scores = None if collecting else self.natural_scores  # no bulk choice then
+            self._record(REFUSED, [])
+            return
+        if collecting and self.natural_scores is not None:
+            self.natural_scores.append(None if fill is None else score_of(fill.classification))
+        if fill is None:
+            self._record(NO_HAND, [])
+            return
+        classification = fill.classification
+        outcome = Outcome(
+            self.names.index(classification.category.name),
+            classification.qualifies,
+            tuple(classification.value),
+            tuple(tuple(part) for part in fill.strength),
+            len(fill.wilds),
+        )
+        self._record(self.outcomes.setdefault(outcome, len(self.outcomes)), [*fill.naturals, *fill.played])
+
+    def _record(self, outcome: int, played: list[Card]) -> None:
+        self.found.append(outcome)
+        self.played_rows.append([self.deck.setdefault(card, len(self.deck)) for card in played])
+
+    def _choose_in_bulk(self) -> None:
+        scores = self.natural_scores
+        assert scores is not None
+        naturals = np.array(self.held_rows[: len(scores)], dtype=np.int64).reshape(-1, self.cards)
+        self.engine.wild_choices = suitchoice.one_wild_choices(
+            self.ruleset, self.engine, list(self.deck), naturals, scores
+        )
+
+    def values(self) -> SuitValues:
+        """What was valued, as arrays."""
+        cards = self.cards
+        played = np.full((len(self.played_rows), cards), -1, dtype=np.int16)
+        for row, items in enumerate(self.played_rows):
+            played[row, : len(items)] = items
+        return SuitValues(
+            cards,
+            list(self.deck),
+            np.array(self.held_rows, dtype=np.int16).reshape(-1, cards),
+            np.array(self.weights, dtype=np.int64),
+            np.array(self.found, dtype=np.int32),
+            played,
+            list(self.outcomes),
+            self.refused,
+        )
 
 
 def from_arrays(ruleset: Rules, arrays: dict[str, np.ndarray]) -> SuitValues:

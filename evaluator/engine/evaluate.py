@@ -80,6 +80,9 @@ class Engine:
         # scores of what it classifies, for the wild choices to look up (``suitvalues.value_classes``)
         self.memo_classes = True
         self.scores: dict[ClassKey, Score | None] | None = None
+        # the card one wild card plays as, by natural cards (sorted by name), when a walk has
+        # worked them out for every class at once (``compiled/suitchoice.py``)
+        self.wild_choices: dict[tuple[Card, ...], Card] | None = None
         # flush(k), run(k, flush), suits: classes then carry the suits held
         self.needs_suits = any(needs_suits(p) for p in _patterns(ruleset))
         # what rank classes cannot value: suits within the hand, or the best subset of
@@ -323,7 +326,7 @@ class Engine:
             return self.classify(*key)
         found = self._classify(*key)
         if self.scores is not None:
-            self.scores[key] = _score(found)
+            self.scores[key] = score_of(found)
         return found
 
     def _score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
@@ -332,7 +335,7 @@ class Engine:
         key = self._class_key(cards, wilds)
         if self.scores is not None and key in self.scores:
             return self.scores[key]
-        return _score(self._classify_key(key))
+        return score_of(self._classify_key(key))
 
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:
@@ -343,9 +346,9 @@ class Engine:
         self, naturals: tuple[Card, ...], wild_count: int
     ) -> tuple[tuple[Card, ...], Classification] | None:
         rules = self.ruleset
-        deck = [card for card in rules.deck if not card.is_joker]
-        deck = list(dict.fromkeys(deck))  # one of each card, high first
-        deck.sort(key=lambda card: (-self.value_of[card.rank or ""], -self.suit_rank[card.suit or ""]))
+        hinted = self.wild_choices.get(naturals) if self.wild_choices is not None and wild_count == 1 else None
+        # a choice worked out in bulk is the one this loop finds: only it is played
+        deck = list(self.choice_deck) if hinted is None else [hinted]
         allowed = None
         if rules.wild.plays_as_ranks is not None:
             allowed = frozenset(rules.wild.plays_as_ranks)
@@ -371,7 +374,7 @@ class Engine:
                     continue
             if restricted:  # the whole hand must be one the wild card may make
                 found = self._classify_cards(cards, counted)
-                key = _score(found) if found is not None and whole_hand_allows(rules, found) else None
+                key = score_of(found) if found is not None and whole_hand_allows(rules, found) else None
             else:
                 key = self._score_cards(cards, counted)
             if key is not None and (best_key is None or key > best_key):
@@ -383,6 +386,14 @@ class Engine:
         if counted != wild_count:
             found = replace(found, hand_class=replace(found.hand_class, wilds=wild_count))
         return best, found
+
+    @cached_property
+    def choice_deck(self) -> tuple[Card, ...]:
+        """The natural cards a wild card may stand for, one of each, in the order the choices are
+        tried (high first, then by suit order): the first of equal choices is kept."""
+        deck = list(dict.fromkeys(card for card in self.ruleset.deck if not card.is_joker))
+        deck.sort(key=lambda card: (-self.value_of[card.rank or ""], -self.suit_rank[card.suit or ""]))
+        return tuple(deck)
 
     def _natural_flush(self, naturals: Sequence[Card]) -> str | None:
         if len(naturals) != self.size:
@@ -552,7 +563,7 @@ class Engine:
         return Hand.from_fill(self.ruleset, fill)
 
 
-def _score(found: Classification | None) -> Score | None:
+def score_of(found: Classification | None) -> Score | None:
     """What decides between two hands of a classification (None: no hand)."""
     return None if found is None else (found.qualifies, found.score)
 

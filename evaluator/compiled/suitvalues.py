@@ -115,9 +115,10 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     seen = 0
     # each holding played whole: every class is classified once, so the engine's memo would
     # only hold them all (a few hundred MB); with wild cards the choices look up the natural
-    # hands they make, kept as scores only
+    # hands they make, kept as scores only -- unless every choice is made in bulk (one joker)
     engine.memo_classes = ruleset.best_subset or cards > ruleset.hand_size
-    engine.scores = {} if ruleset.wild.any and not engine.memo_classes else None
+    looked_up = ruleset.wild.any and not (walk.natural_scores is not None and ruleset.jokers == 1)
+    engine.scores = {} if looked_up and not engine.memo_classes else None
     try:
         with collector_paused():
             for held, weight in holdings(ruleset, cards):

@@ -225,11 +225,12 @@ def sizes(rs: Ruleset) -> list[int]:
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=pytest.mark.exhaustive) if n == "freak-hands" else n for n in CATALOGUE]
 )
-def test_evaluate_and_compare_equal_the_generic_engine(name: str) -> None:
+def test_evaluate_and_compare_equal_the_generic_engine(name: str, request: pytest.FixtureRequest) -> None:
     rs = load(name)
     rng = random.Random(f"fast-{name}")
+    # 25 hands a size in CI (the generic engine is the cost; test_tables compares every class), 60 with --slow
     for k in sizes(rs):
-        for _ in range(40):
+        for _ in range(60 if request.config.getoption("--slow") else 25):
             cards = deal(rs, k, rng)
             expected = rs.engine.evaluate(cards)
             got = rs.evaluate(cards)
@@ -304,7 +305,7 @@ def test_compare_equals_the_generic_engine_on_many_deals(name: str, request: pyt
     rs = load(name)
     rng = random.Random(f"many-{name}")
     k = rs.hand_size
-    # 500 deals a ruleset in CI (the generic engine's compare is the cost), 1500 with --slow
-    for _ in range(1500 if request.config.getoption("--slow") else 500):
+    # 300 deals a ruleset in CI (the generic engine's compare is the cost), 1500 with --slow
+    for _ in range(1500 if request.config.getoption("--slow") else 300):
         a, b = deal(rs, k, rng), deal(rs, k, rng)
         assert rs.compare(a, b) == generic_compare(rs, a, b)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from functools import cache
 from itertools import chain, combinations
 from math import comb
 from pathlib import Path
@@ -63,6 +64,13 @@ def generic_ev(table_name: str, hand: list[str], kept: list[str]) -> float:
     return total / count
 
 
+@cache
+def every_draw(unseen: int, k: int) -> np.ndarray:
+    """Every ``k`` of ``unseen`` cards, as positions (rows in itertools' order), made once per size."""
+    flat = chain.from_iterable(combinations(range(unseen), k))
+    return np.fromiter(flat, dtype=np.int64, count=comb(unseen, k) * k).reshape(comb(unseen, k), k)
+
+
 def fast_evs(table_name: str, hand: list[str], min_kept: int = 0) -> dict[frozenset[str], float]:
     """The EV of every hold keeping at least ``min_kept`` cards: every draw ranked
     with the compiled tables (themselves tested against the generic evaluator)."""
@@ -74,9 +82,7 @@ def fast_evs(table_name: str, hand: list[str], min_kept: int = 0) -> dict[frozen
     result = {}
     for size in range(min_kept, 6):
         for kept in combinations(hand, size):
-            number = comb(len(unseen), 5 - size)
-            flat = chain.from_iterable(combinations(unseen, 5 - size))
-            draws = np.fromiter(flat, dtype=np.int64, count=number * (5 - size)).reshape(number, 5 - size)
+            draws = np.array(unseen, dtype=np.int64)[every_draw(len(unseen), 5 - size)]
             held = np.broadcast_to(np.array([deck.index(c) for c in kept], dtype=np.int64), (len(draws), size))
             strengths = ruleset.rank_many(np.concatenate([held, draws], axis=1))
             values, times = np.unique(strengths, return_counts=True)

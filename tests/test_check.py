@@ -590,3 +590,25 @@ def test_a_hand_the_evaluator_refuses_stops_coverage_with_a_warning(
     (found,) = check_file(path)
     assert (found.code, found.severity) == ("W104", "warning")
     assert "refuses some hands" in found.message
+
+
+def test_check_judges_the_examples_without_building_tables(tmp_path: Path, own_cache: Path) -> None:
+    """A file's examples are judged by the generic evaluator: a cold check builds no lookup tables for
+    them (a first build takes seconds for a ruleset walked by suit class), and still finds a wrong one."""
+    import subprocess
+    import sys
+
+    from evaluator import load
+    from evaluator.compiled.fasthand import WARM_CALLS
+
+    text = (rulesets_dir() / "standard.yaml").read_text(encoding="utf-8")
+    path = write(tmp_path, "house.yaml", text.replace("examples:\n", 'examples:\n  - "Ah Kh Qh Jh Th is pair"\n', 1))
+    # enough calls that the tables would be loaded for the rest: each comparison evaluates two hands
+    examples = [str(example.value) for example in load(str(path)).examples]
+    assert sum(3 if any(op in text for op in "<>=") else 1 for text in examples) > WARM_CALLS
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluator", "check", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1 and "E101" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "royal_flush, not pair" in done.stdout + done.stderr
+    assert list(own_cache.glob("*.coverage")) and not list(own_cache.glob("*.tables")), sorted(own_cache.iterdir())

@@ -29,6 +29,7 @@ which the table value does not see), and the cards that play in a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import combinations, product
 from math import comb
 from typing import TYPE_CHECKING, Any
@@ -141,6 +142,8 @@ def tables_worth_it(ruleset: Rules) -> bool:
     deck fits them."""
     if getattr(ruleset, "_cache_tables", None) is not None:
         return True
+    if getattr(ruleset, "_cache_generic_answers", False):
+        return False  # inside :func:`generic_answers`
     # A few calls are answered by the generic evaluator: loading NumPy and the tables
     # would cost more than they save (and a one-off evaluate stays a cold start).
     calls = getattr(ruleset, "_cache_calls", 0) + 1
@@ -155,6 +158,26 @@ def tables_worth_it(ruleset: Rules) -> bool:
     except RulesetError:
         return False  # R104: too many packs for the tables
     return True
+
+
+@contextmanager
+def generic_answers(ruleset: Rules) -> Iterator[None]:
+    """Answer the block's calls with the generic evaluator unless the tables are loaded already:
+    a file's examples are a few dozen hands, which a first table build (seconds for a ruleset
+    walked by suit class) would cost far more than it saves. ``check`` runs them so.
+
+    >>> from evaluator import load
+    >>> rs = load("four-flush")
+    >>> with generic_answers(rs):  # a four flush beats a pair, however many calls
+    ...     {rs.compare("Ah 9h 7h 4h Kc", "As Ad 7d 4c 2s") for _ in range(100)}
+    {1}
+    """
+    before = getattr(ruleset, "_cache_generic_answers", False)
+    object.__setattr__(ruleset, "_cache_generic_answers", True)
+    try:
+        yield
+    finally:
+        object.__setattr__(ruleset, "_cache_generic_answers", before)
 
 
 def fast_mode(ruleset: Rules, what: str) -> bool:

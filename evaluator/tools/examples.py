@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..compiled.fasthand import showdown
+from ..compiled.fasthand import generic_answers, showdown
 from ..core.errors import Diagnostic, PokerRulesError
 from ..engine.evaluate import MAX_SUBSETS
 from ..engine.showdown import best_hand
@@ -75,6 +75,11 @@ def run_examples(ruleset: Ruleset, trust: Trust | None = None) -> list[Diagnosti
     than the evaluator's limit is ``R120``; once the file's examples together
     pass :data:`MAX_EXAMPLES_WORK`, the rest are not run (one ``W120``).
     """
+    with generic_answers(ruleset):  # a few dozen hands: no table build for them
+        return _run_all(ruleset, trust)
+
+
+def _run_all(ruleset: Ruleset, trust: Trust | None) -> list[Diagnostic]:
     problems = []
     spent = 0
     for example in ruleset.examples:

@@ -228,9 +228,9 @@ def sizes(rs: Ruleset) -> list[int]:
 def test_evaluate_and_compare_equal_the_generic_engine(name: str, request: pytest.FixtureRequest) -> None:
     rs = load(name)
     rng = random.Random(f"fast-{name}")
-    # 25 hands a size in CI (the generic engine is the cost; test_tables compares every class), 60 with --slow
+    # 20 hands a size in CI (the generic engine is the cost; test_tables compares every class), 60 with --slow
     for k in sizes(rs):
-        for _ in range(60 if request.config.getoption("--slow") else 25):
+        for _ in range(60 if request.config.getoption("--slow") else 20):
             cards = deal(rs, k, rng)
             expected = rs.engine.evaluate(cards)
             got = rs.evaluate(cards)

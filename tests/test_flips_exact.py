@@ -221,7 +221,8 @@ def test_suits_bridge_against_standard_counts_every_pair_a_suit_decides() -> Non
 # --- standard against four-flush: every flip holds a four flush ------------------------------------------
 
 
-@pytest.mark.slow
+# the whole 52-card deck: --slow (CI counts the same census on a small deck, test_the_exact_census_...)
+@pytest.mark.exhaustive
 def test_standard_against_four_flush_counts_every_four_flush_pair() -> None:
     a, b = load("standard"), load("four-flush")
     result = census(a, b, common_deck(a, b))

@@ -540,7 +540,8 @@ def _seven_card_chunk(index: int) -> tuple[tuple[int, Any], ...]:
 
 
 @pytest.mark.parametrize(
-    "count", [pytest.param(20_000, id="first-20000"), pytest.param(100_000, id="all-100000", marks=pytest.mark.slow)]
+    "count",
+    [pytest.param(20_000, id="first-20000"), pytest.param(100_000, id="all-100000", marks=pytest.mark.exhaustive)],
 )
 def test_seven_card_hands_in_published_order(reference_data: Path, count: int) -> None:
     """Best five of seven, ordered exactly as the ojpoker classes (lower is

@@ -70,7 +70,7 @@ BIG = {
     "freak-hands": (200, 20),
     "badugi": (300, 30),
 }
-DEFAULT = (600, 60)
+DEFAULT = (400, 40)
 
 
 pytestmark = pytest.mark.usefixtures("table_cache")  # tables built here go to a temporary cache

@@ -305,7 +305,7 @@ def test_compare_equals_the_generic_engine_on_many_deals(name: str, request: pyt
     rs = load(name)
     rng = random.Random(f"many-{name}")
     k = rs.hand_size
-    # 300 deals a ruleset in CI (the generic engine's compare is the cost), 1500 with --slow
-    for _ in range(1500 if request.config.getoption("--slow") else 300):
+    # 200 deals a ruleset in CI (the generic engine's compare is the cost), 1500 with --slow
+    for _ in range(1500 if request.config.getoption("--slow") else 200):
         a, b = deal(rs, k, rng), deal(rs, k, rng)
         assert rs.compare(a, b) == generic_compare(rs, a, b)

@@ -68,7 +68,8 @@ def generic_ev(table_name: str, hand: list[str], kept: list[str]) -> float:
 def every_draw(unseen: int, k: int) -> np.ndarray:
     """Every ``k`` of ``unseen`` cards, as positions (rows in itertools' order), made once per size."""
     flat = chain.from_iterable(combinations(range(unseen), k))
-    return np.fromiter(flat, dtype=np.int64, count=comb(unseen, k) * k).reshape(comb(unseen, k), k)
+    # int8 positions: the largest, every five of 47 cards, is kept for the run in 7.7 MB, not 61 MB
+    return np.fromiter(flat, dtype=np.int8, count=comb(unseen, k) * k).reshape(comb(unseen, k), k)
 
 
 def fast_evs(table_name: str, hand: list[str], min_kept: int = 0) -> dict[frozenset[str], float]:

@@ -58,10 +58,15 @@ class ClassCodes:
         self.value_of = engine.value_of
         self.suit_index = {suit: i for i, suit in enumerate(suits)}
 
-    def masks(self, cards: Sequence[Card], held: np.ndarray) -> np.ndarray:
-        """(holdings, suits) rank bit masks of ``held`` (rows of indices into ``cards``)."""
+    def suits_and_bits(self, cards: Sequence[Card]) -> tuple[np.ndarray, np.ndarray]:
+        """Each card's suit index and rank bit (a joker's are 0 and 1: no class holds one)."""
         suit = np.array([self.suit_index.get(card.suit or "", 0) for card in cards], dtype=np.int64)
         bit = np.array([1 << self.value_of.get(card.rank or "", 0) for card in cards], dtype=np.int64)
+        return suit, bit
+
+    def masks(self, cards: Sequence[Card], held: np.ndarray) -> np.ndarray:
+        """(holdings, suits) rank bit masks of ``held`` (rows of indices into ``cards``)."""
+        suit, bit = self.suits_and_bits(cards)
         found = np.zeros((len(held), len(self.suit_index)), dtype=np.int64)
         rows = np.arange(len(held))
         for column in range(held.shape[1]):
@@ -98,14 +103,14 @@ def one_wild_choices(
     deck = engine.choice_deck
     index = {card: i for i, card in enumerate(deck)}
     masks = codes.masks(deck, np.array([[index[card] for card in held] for held in fours]))  # (holdings, suits)
-    card_suit = [codes.suit_index[card.suit or ""] for card in deck]
+    card_suit, card_bit = codes.suits_and_bits(deck)
     # suits no natural card holds are interchangeable: only the first of them (suit order) is tried
     preference = np.array([ruleset.suits.index(suit) for suit in engine.suit_preference])
     empty = masks[:, preference] == 0  # (holdings, suits by preference)
     first_empty = np.where(empty.any(axis=1), preference[np.argmax(empty, axis=1)], -1)
     value = np.full((len(fours), len(deck)), -2, dtype=np.int64)  # -2: a card not tried
-    for column, card in enumerate(deck):  # one candidate at a time: a few MB, not (holdings x deck x suits)
-        suit, bit = card_suit[column], 1 << engine.value_of[card.rank or ""]
+    for column in range(len(deck)):  # one candidate at a time: a few MB, not (holdings x deck x suits)
+        suit, bit = int(card_suit[column]), card_bit[column]
         tried = ((masks[:, suit] & bit) == 0) & ((masks[:, suit] != 0) | (first_empty == suit))
         grown = masks[tried]
         grown[:, suit] |= bit

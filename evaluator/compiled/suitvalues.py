@@ -117,7 +117,7 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     # only hold them all (a few hundred MB); with wild cards the choices look up the natural
     # hands they make, kept as scores only -- unless every choice is made in bulk (one joker)
     engine.memo_classes = ruleset.best_subset or cards > ruleset.hand_size
-    looked_up = ruleset.wild.any and not (walk.natural_scores is not None and ruleset.jokers == 1)
+    looked_up = ruleset.wild.any and not (walk.bulk and ruleset.jokers == 1)
     engine.scores = {} if looked_up and not engine.memo_classes else None
     try:
         with collector_paused():
@@ -153,12 +153,13 @@ class _Walk:
         self.outcomes: dict[Outcome, int] = {}
         self.refused = ""
         # the natural classes come first; the one-wild choices are then made in bulk from their scores
-        self.natural_scores: list[Score | None] | None = [] if suitchoice.applies(ruleset, self.engine, cards) else None
+        self.bulk = suitchoice.applies(ruleset, self.engine, cards)
+        self.natural_scores: list[Score | None] = []
 
     def value(self, held: list[Card], weight: int) -> None:
         """Value one holding standing for ``weight`` deals."""
         engine = self.engine
-        collecting = self.natural_scores is not None and engine.wild_choices is None
+        collecting = self.bulk and engine.wild_choices is None
         if collecting and any(card.is_joker for card in held):
             self._choose_in_bulk()
             collecting = False
@@ -168,10 +169,10 @@ class _Walk:
             fill = engine.best(held, engine.candidates(held))
         except PokerRulesError as problem:
             self.refused = self.refused or problem.first.message
-            self.natural_scores = None if collecting else self.natural_scores  # no bulk choice then
+            self.bulk = self.bulk and not collecting  # a natural class without a score: no bulk choice
             self._record(REFUSED, [])
             return
-        if collecting and self.natural_scores is not None:
+        if collecting:
             self.natural_scores.append(None if fill is None else score_of(fill.classification))
         if fill is None:
             self._record(NO_HAND, [])
@@ -192,11 +193,11 @@ class _Walk:
 
     def _choose_in_bulk(self) -> None:
         scores = self.natural_scores
-        assert scores is not None
         naturals = np.array(self.held_rows[: len(scores)], dtype=np.int64).reshape(-1, self.cards)
         self.engine.wild_choices = suitchoice.one_wild_choices(
             self.ruleset, self.engine, list(self.deck), naturals, scores
         )
+        self.natural_scores = []  # read once
 
     def values(self) -> SuitValues:
         """What was valued, as arrays."""

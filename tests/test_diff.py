@@ -97,6 +97,21 @@ def test_short_deck_reports_the_low_straight_as_a_reclassified_hand(capsys: pyte
     assert load("standard").evaluate(" ".join(example["cards"])).category == "high_card"
 
 
+def test_the_examples_are_verified_without_the_per_call_closures() -> None:
+    """The flip census ranks every hand on the tables; its few examples are verified by the generic
+    evaluator, not by per-call closures built for them (a second or two for suit-class tables)."""
+    from evaluator.tools.diff import compare_rulesets
+
+    a, b = load("standard"), load("short-deck")
+    diff = compare_rulesets(a, b, samples=400)
+    assert diff.flip_causes is not None and diff.flip_causes.method == "exact"
+    assert any(group.example is not None for group in diff.flip_causes.groups)
+    assert [flip.example is not None for flip in diff.flips] == [True]
+    assert diff.reclassified and all(row.example is not None for row in diff.reclassified)
+    assert getattr(a, "_cache_tables", None) is not None  # the census ranked on the tables
+    assert getattr(a, "_cache_fast_hands", None) is None and getattr(b, "_cache_fast_hands", None) is None
+
+
 # --- no difference ---------------------------------------------------------------------------------
 
 

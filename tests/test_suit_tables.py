@@ -401,3 +401,21 @@ def test_sorting_networks_sort_every_row_of_zeros_and_ones(k: int) -> None:
 def test_bigger_holdings_try_the_floor_first_only_where_suits_raise_few_hands(name: str, bounded: bool) -> None:
     batch = ruleset_ranker(evaluator.load(name))._suit_class_batch()
     assert (batch.bound() is not None) == bounded
+
+
+@pytest.mark.parametrize("spread", [0, 6, 40])
+def test_the_hash_table_finds_every_key_however_crowded_its_slots(spread: int) -> None:
+    """Keys placed in rounds of linear probing are each found, with their own value: keys whose top
+    bits agree (spread 0: all in a handful of slots) make long runs that wrap around the table."""
+    from evaluator.compiled.suitbatch import HashTable
+
+    rng = np.random.default_rng(spread)
+    count = 3_000
+    top = rng.integers(0, 1 << spread, count, dtype=np.int64) if spread else np.zeros(count, dtype=np.int64)
+    keys = np.unique((top << np.int64(62 - spread)) | rng.integers(0, 1 << 20, count, dtype=np.int64))
+    keys = keys[rng.permutation(len(keys))]
+    values = rng.integers(0, 1 << 40, len(keys), dtype=np.int64)
+    table = HashTable(keys, values)
+    assert np.array_equal(table.find(keys), values)
+    assert np.array_equal(table.find(keys[::-1]), values[::-1])
+    assert int((table.values != NO_HAND).sum()) == len(keys)

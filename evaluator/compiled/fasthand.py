@@ -140,10 +140,12 @@ def tables_worth_it(ruleset: Rules) -> bool:
     """Whether per-call answers should go through the tables: they are built already,
     or the ruleset has few enough classes to build them in a second or two, and its
     deck fits them."""
-    if getattr(ruleset, "_cache_tables", None) is not None:
+    if getattr(ruleset, "_cache_fast_hands", None) is not None:
         return True
     if getattr(ruleset, "_cache_generic_answers", False):
         return False  # inside :func:`generic_answers`
+    if getattr(ruleset, "_cache_tables", None) is not None:
+        return True
     # A few calls are answered by the generic evaluator: loading NumPy and the tables
     # would cost more than they save (and a one-off evaluate stays a cold start).
     calls = getattr(ruleset, "_cache_calls", 0) + 1
@@ -162,9 +164,10 @@ def tables_worth_it(ruleset: Rules) -> bool:
 
 @contextmanager
 def generic_answers(ruleset: Rules) -> Iterator[None]:
-    """Answer the block's calls with the generic evaluator unless the tables are loaded already:
-    a file's examples are a few dozen hands, which a first table build (seconds for a ruleset
-    walked by suit class) would cost far more than it saves. ``check`` runs them so.
+    """Answer the block's calls with the generic evaluator unless the per-call closures are made
+    already: a file's examples are a few dozen hands, which a first table build (seconds for a
+    ruleset walked by suit class), or the per-call closures of loaded suit-class tables (a second
+    or two), would cost far more than they save. ``check`` and ``diff``'s examples run so.
 
     >>> from evaluator import load
     >>> rs = load("four-flush")

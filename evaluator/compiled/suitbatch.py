@@ -43,26 +43,32 @@ class HashTable:
     """Values by int64 key in an open-addressing table (linear probing), looked up vectorised.
 
     Every key looked up is in the table (the keys of valid holdings), so a probe
-    stops at its key; the table is four times the keys, so most stop at once.
+    stops at its key; the table is two to four times the keys, so most stop at once.
     """
 
     def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
-        bits = max(4, int(4 * len(keys) - 1).bit_length())
+        bits = max(4, int(2 * len(keys) - 1).bit_length())
         self.shift = np.uint64(64 - bits)
         size = 1 << bits
         self.keys = np.zeros(size, dtype=np.int64)
         self.values = np.full(size, NO_HAND, dtype=np.int64)
         used = np.zeros(size, dtype=bool)
+        # linear probing in rounds: every pending key tries its slot; the first key of each free
+        # slot takes it, the others step on (a key's probes are the rounds it waited)
+        pending = np.arange(len(keys))
+        slot = self.slots(keys)
         self.probes = 1
-        slots = self.slots(keys).tolist()
-        for key, value, slot in zip(keys.tolist(), values.tolist(), slots, strict=False):
-            probe = 1
-            while used[slot]:
-                slot = (slot + 1) & (size - 1)
-                probe += 1
-            used[slot] = True
-            self.keys[slot], self.values[slot] = key, value
-            self.probes = max(self.probes, probe)
+        while len(pending):
+            free = np.flatnonzero(~used[slot])
+            taken, first = np.unique(slot[free], return_index=True)
+            placed = pending[free[first]]
+            used[taken] = True
+            self.keys[taken], self.values[taken] = keys[placed], values[placed]
+            waiting = np.ones(len(pending), dtype=bool)
+            waiting[free[first]] = False
+            pending, slot = pending[waiting], (slot[waiting] + 1) & (size - 1)
+            if len(pending):
+                self.probes += 1
         self.mask = size - 1
 
     def slots(self, keys: np.ndarray) -> np.ndarray:

@@ -51,6 +51,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..compiled.fasthand import generic_answers
 from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.atomic_write import write_atomically
 from ..core.errors import UsageError
@@ -406,6 +407,9 @@ def compare_rulesets(
     if not same_rules and len(deck) >= 2 * size:
         # every hand of the deck, judged for the census: its parts are the candidate hands, exactly
         scan = scan_parts(parts) if parts is not None else scan_common_hands(a, b, deck, size, seed)
+    with generic_answers(a), generic_answers(b):  # a few examples: no per-call closures for them
+        flip_examples = flips(a, b, scan, deck)
+        reclassified_examples = reclassified(a, b, scan) if scan is not None else ()
     names_a, names_b = set(a.category_names), set(b.category_names)
     pattern_changes = tuple(
         (name, a.category(name).pattern_text, b.category(name).pattern_text)
@@ -422,8 +426,8 @@ def compare_rulesets(
         only_a=tuple(name for name in a.category_names if name not in names_b),
         only_b=tuple(name for name in b.category_names if name not in names_a),
         pattern_changes=pattern_changes,
-        flips=flips(a, b, scan, deck),
-        reclassified=reclassified(a, b, scan) if scan is not None else (),
+        flips=flip_examples,
+        reclassified=reclassified_examples,
         showdowns=showdowns,
         same_rules=same_rules,
         game_showdowns=games,

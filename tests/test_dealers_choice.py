@@ -16,6 +16,7 @@ import pytest
 from evaluator import load
 from evaluator.core.errors import PokerRulesError
 from evaluator.deal.deal import read_deal
+from evaluator.deal.judge import deal_of
 from evaluator.deal.settle import settle
 from evaluator.rules.load import load_document
 from evaluator.ruleset import build_ruleset
@@ -304,6 +305,78 @@ def test_the_judge_settles_random_deals_as_the_showdown_does(name: str) -> None:
     for deal, row in zip(deals, shares, strict=True):
         expected = settle(rules, deal_of(rules, deal, [False] * players, declare)).fractions
         assert row.tolist() == pytest.approx([float(f) for f in expected])
+
+
+def test_few_hands_of_a_variant_are_valued_generically_and_meet_table_values_in_one_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A variant's first hands are valued by the generic evaluator (no table build for a few deals),
+    the rest on its tables; both kinds of value are placed in one order of strengths, so seats of
+    different wild ranks meet as ``settle`` has them meet, whichever way each was valued."""
+    import numpy as np
+
+    from evaluator.deal import judge as judging
+    from evaluator.deal.sample import Known, random_deals
+
+    rules = load("follow-the-queen")
+    deals = list(random_deals(rules, Known(3), 12, np.random.default_rng(3)))
+    # whatever the disk cache holds: only tables loaded in this process count as at hand
+    monkeypatch.setattr(judging, "tables_at_hand", lambda ruleset: getattr(ruleset, "_cache_tables", None) is not None)
+    generic = judging.Judge(rules, 3)
+    all_generic = generic.settle(deals)
+    assert generic.halves[0] is not None and not generic.halves[0].rankers  # no tables for 36 hands
+    monkeypatch.setattr(judging, "GENERIC_HANDS", 5)  # the variants met most go on their tables
+    mixed = judging.Judge(rules, 3)
+    mixed_settled = mixed.settle(deals)
+    half = mixed.halves[0]
+    assert half is not None and half.rankers
+    assert any(added not in half.rankers for added in half.generic_hands)
+    for settled in (all_generic, mixed_settled):
+        for deal, row in zip(deals, settled.shares, strict=True):
+            expected = settle(rules, deal_of(rules, deal, [False] * 3, None)).fractions
+            assert row.tolist() == pytest.approx([float(f) for f in expected])
+    # a strength below all the others renumbers every variant's map onto the new order
+    half._include([((-1,),)])
+    for added, ranker in half.rankers.items():
+        assert [half.order[i] for i in half.maps[added]] == list(ranker.tables.strengths)
+    assert all_generic.categories.keys() == mixed_settled.categories.keys()
+    for name, found in all_generic.categories.items():
+        assert (found >= 0).any() and np.array_equal(found, mixed_settled.categories[name])
+
+
+def test_a_judge_told_how_many_deals_come_puts_a_variant_met_early_on_its_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the number of deals known, a variant's hands so far are projected over all of them: one
+    hand in the first of a thousand batches is enough for a build to pay (the run's decision)."""
+    import numpy as np
+
+    from evaluator.deal import judge as judging
+    from evaluator.deal.sample import Known, random_deals
+
+    monkeypatch.setattr(judging, "tables_at_hand", lambda ruleset: False)
+    rules = load("follow-the-queen")
+    deals = list(random_deals(rules, Known(3), 4, np.random.default_rng(3)))
+    growths: list[float] = []
+    decide = judging._Half.on_tables
+
+    def spy(half: judging._Half, added: frozenset[str], hands: int, growth: float = 1.0) -> bool:
+        growths.append(growth)
+        return False  # no table build in this test: the decision's input is what is checked
+
+    monkeypatch.setattr(judging._Half, "on_tables", spy)
+    told = judging.Judge(rules, 3, deals=4_000)
+    told.settle(deals[:2])
+    assert growths and set(growths) == {2000.0}  # 4,000 deals to come, 2 settled
+    growths.clear()
+    told.settle(deals[2:])
+    assert growths and set(growths) == {1000.0}
+    monkeypatch.setattr(judging._Half, "on_tables", decide)
+    half = judging._Half(rules, rules, frozenset())
+    assert not half.on_tables(frozenset({"2"}), 3)
+    assert half.on_tables(frozenset({"2"}), 1, judging.GENERIC_HANDS / 3)  # 4 seen, projected past the bound
+    assert not half.on_tables(frozenset({"3"}), judging.GENERIC_HANDS)
+    assert half.on_tables(frozenset({"3"}), 1)
 
 
 # --- the command line ---------------------------------------------------------------------------

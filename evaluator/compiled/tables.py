@@ -219,7 +219,7 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         nf[k] = grow(layout, caps, k, nf[k - 1])
         fl[k] = grow_suited(model, k, fl[k - 1])
         report(0.8 + 0.2 * (k - size) / max(top - size, 1))
-    categories = np.array([_category_index(ruleset, s) for s in ordered], dtype=np.int16)
+    categories = np.array([strength_category(ruleset, s) for s in ordered], dtype=np.int16)
     suit_table = build_suit_table(classes, index, model, caps, EXTRA_CARDS) if model.mode == SUIT_MODE else None
     report(1.0)
     return Tables(
@@ -302,8 +302,14 @@ def ensure_tables(tables: Tables, k: int) -> None:
             write_grown(tables, nxt)
 
 
-def _category_index(ruleset: Rules, strength: Strength) -> int:
-    """The category of a strength: its first score part names it (in direction)."""
+def strength_category(ruleset: Rules, strength: Strength) -> int:
+    """The category index of a strength (-1 when it does not qualify): its first score part names it.
+
+    >>> from evaluator import load
+    >>> rs = load("standard")
+    >>> rs.category_names[strength_category(rs, rs.evaluate("As Ad Ks Kd 2c").strength)]
+    'two_pair'
+    """
     qualifies, score = strength[0], strength[1]
     if not qualifies[0]:
         return -1
@@ -329,6 +335,14 @@ def load_tables(ruleset: Rules, use_cache: bool | None = None) -> Tables:
     if path is not None:
         write_cache(tables, path)
     return tables
+
+
+def tables_at_hand(ruleset: Rules) -> bool:
+    """Whether the tables of ``ruleset`` are loaded or in the disk cache (a fraction of a second
+    to read, where a build takes seconds): callers with few hands may value them generically else."""
+    if getattr(ruleset, "_cache_tables", None) is not None:
+        return True
+    return cache_enabled() and cache_path(ruleset).is_file()
 
 
 def tables_for(ruleset: Rules) -> Tables:

@@ -7,7 +7,10 @@ compiled tables. Values of different variants are made comparable through
 the strengths the tables list (:attr:`Tables.strengths`, the generic
 evaluator's own): every variant's dense values are mapped onto one order of
 strengths per half, so players with different wild cards (Low Hole Wild)
-meet as :func:`evaluator.deal.settle.settle` has them meet. The pot of each
+meet as :func:`evaluator.deal.settle.settle` has them meet. A variant whose
+tables are not at hand has its first hands valued by the generic evaluator
+instead, their strengths put in the same order (a few deals build no
+tables; past :data:`GENERIC_HANDS` hands a build pays). The pot of each
 deal is then split in Python (halves, card halves, declarations, runs), as
 ``settle`` splits it; the tests hold the two equal.
 
@@ -17,20 +20,23 @@ generic path) are settled deal by deal by ``settle`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..compiled.fast import ruleset_ranker
+from ..compiled.fasthand import generic_answers
 from ..compiled.mustuse import lowest_wild_best
+from ..compiled.table_layout import value_part
+from ..compiled.tables import strength_category, tables_at_hand
 from ..engine.showdown import playing_subsets
 from .deal import BOTH, Deal, half_names
 from .read import CardsText
 from .resolve import resolve
 from .sample import Completed
-from .settle import best_card, card_value, half_rules_of, settle
+from .settle import best_card, card_value, half_rules_of, hand_of, settle
 from .variant import variant
 
 if TYPE_CHECKING:
@@ -69,14 +75,25 @@ def deal_of(rules: Rules, runs: Completed, folded: Sequence[bool], declarations:
     )
 
 
+#: Hands of a variant valued by the generic evaluator before its tables are built: a build takes a
+#: second or two, the generic evaluator a few milliseconds a hand with two wild ranks.
+GENERIC_HANDS = 150
+
+
 class _Half:
-    """One ruleset half: its variants' rankers and one order of strengths for all of them."""
+    """One ruleset half: its variants' rankers and one order of strengths for all of them.
+
+    A variant whose tables are neither loaded nor on disk has its first :data:`GENERIC_HANDS`
+    hands valued by the generic evaluator (their strengths join the order), so a few deals of
+    a game whose wild ranks the deal decides build no tables."""
 
     def __init__(self, rules: Rules, judge: Rules, extra_static: frozenset[str]) -> None:
         self.rules, self.judge, self.extra_static = rules, judge, extra_static
         self.rankers: dict[frozenset[str], FastRanker] = {}
         self.maps: dict[frozenset[str], np.ndarray] = {}
         self.order: list[Any] = []
+        self.where: dict[Any, int] = {}
+        self.generic_hands: dict[frozenset[str], int] = {}
         same = judge.deck == rules.deck
         self.id_map = None if same else np.array([judge.deck.index(card) for card in rules.deck], dtype=np.int64)
 
@@ -85,13 +102,61 @@ class _Half:
         if found is None:
             found = ruleset_ranker(variant(self.judge, added | self.extra_static))
             self.rankers[added] = found
-            strengths = set(self.order)
-            strengths.update(found.tables.strengths)
-            self.order = sorted(strengths)
-            where = {strength: i for i, strength in enumerate(self.order)}
-            for key, ranker in self.rankers.items():
-                self.maps[key] = np.array([where[s] for s in ranker.tables.strengths], dtype=np.int64)
+            if not self._include(found.tables.strengths):
+                self.maps[added] = self._map(found)
         return found
+
+    def _include(self, strengths: Iterable[Any]) -> bool:
+        """Put ``strengths`` in the one order and renumber every variant's map onto it (True), or
+        leave both as they are when the order holds them all (False)."""
+        known = set(self.order)
+        new = set(strengths) - known
+        if not new:
+            return False
+        self.order = sorted(known | new)
+        self.where = {strength: i for i, strength in enumerate(self.order)}
+        for key, ranker in self.rankers.items():
+            self.maps[key] = self._map(ranker)
+        return True
+
+    def _map(self, ranker: FastRanker) -> np.ndarray:
+        return np.array([self.where[s] for s in ranker.tables.strengths], dtype=np.int64)
+
+    def on_tables(self, added: frozenset[str], hands: int, growth: float = 1.0) -> bool:
+        """Whether ``hands`` more hands of the variant go on its tables: they are at hand, the
+        ruleset breaks ties by suit (a suit key the generic values here lack), or the variant's
+        hands so far, times ``growth`` (deals to settle in all / deals so far), come to more than
+        :data:`GENERIC_HANDS`, enough for a build to pay for itself."""
+        if added in self.rankers:
+            return True
+        rules = variant(self.judge, added | self.extra_static)
+        if rules.tiebreak != "none" or tables_at_hand(rules):
+            return True
+        seen = self.generic_hands.get(added, 0) + hands
+        self.generic_hands[added] = seen
+        return seen * growth > GENERIC_HANDS
+
+    def generic_strengths(self, added: frozenset[str], holdings: np.ndarray, board: np.ndarray) -> list[Any]:
+        """The strength of each row (None: no hand) by the generic evaluator; they join the order."""
+        rules = variant(self.judge, added | self.extra_static)
+        deck = self.rules.deck
+        found: list[Any] = []
+        with generic_answers(rules):
+            for held, shared in zip(holdings.tolist(), board.tolist(), strict=True):
+                hand = hand_of(rules, [deck[i] for i in held], [deck[i] for i in shared])
+                found.append(None if hand is None else value_part(hand.strength))
+        self._include(strength for strength in found if strength is not None)
+        return found
+
+    def generic_values(self, strengths: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(comparable value, category index) of strengths found by :meth:`generic_strengths`."""
+        category = np.array(
+            [-1 if strength is None else strength_category(self.judge, strength) for strength in strengths],
+            dtype=np.int64,
+        )
+        where = self.where
+        dense = np.array([-1 if strength is None else where[strength] for strength in strengths], dtype=np.int64)
+        return np.where(category >= 0, dense, -1), category
 
     def values(self, added: frozenset[str], holdings: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(comparable value, category index) of each row: the holding with its board, best allowed subset."""
@@ -121,9 +186,18 @@ class Judge:
     """Settles completed deals of one game with ``players`` seats (see the module docstring)."""
 
     def __init__(
-        self, rules: Rules, players: int, folded: Sequence[bool] = (), declarations: Sequence[str | None] | None = None
+        self,
+        rules: Rules,
+        players: int,
+        folded: Sequence[bool] = (),
+        declarations: Sequence[str | None] | None = None,
+        deals: int | None = None,
     ) -> None:
+        """``deals``: how many deals will be settled in all, when known (a variant met often in the
+        first batches is then put on its tables at once; see :data:`GENERIC_HANDS`)."""
         self.rules = rules
+        self.planned = deals
+        self.settled = 0
         self.players = players
         self.folded = list(folded) + [False] * (players - len(folded))
         self.declarations = None if declarations is None else list(declarations)
@@ -161,6 +235,7 @@ class Judge:
             return Settled(shares, halves, dead, categories, wild_sets)
         runs = len(deals[0]) if deals else 1
         values = [self._values(deals, resolutions, run, categories) for run in range(runs)]
+        self.settled += n
         for index, deal in enumerate(deals):
             self._split(index, deal, values, shares, halves, dead)
         return Settled(shares, halves, dead, categories, wild_sets)
@@ -184,14 +259,24 @@ class Judge:
                         continue
                     key = (resolutions[index][run].added[seat], len(cards), len(walked.board))
                     groups.setdefault(key, []).append((index, seat))
-            for added, _, _ in groups:
-                half.ranker(added)  # every variant first: the order of strengths is then fixed for this batch
+            # every variant's strengths first: the order of strengths is then fixed for this batch
+            growth = max(1.0, self.planned / (self.settled + n)) if self.planned else 1.0
+            planned: list[tuple[list[tuple[int, int]], frozenset[str], np.ndarray, np.ndarray, list[Any] | None]] = []
             for (added, _size, board_size), rows in groups.items():
                 holdings = np.array([[d.card for d in deals[i][run].seats[s]] for i, s in rows], dtype=np.int64)
                 boards = np.array([[d.card for d in deals[i][run].board] for i, _ in rows], dtype=np.int64).reshape(
                     len(rows), board_size
                 )
-                mapped, category = half.values(added, holdings, boards)
+                if half.on_tables(added, len(rows), growth):
+                    half.ranker(added)
+                    planned.append((rows, added, holdings, boards, None))
+                else:
+                    planned.append((rows, added, holdings, boards, half.generic_strengths(added, holdings, boards)))
+            for rows, added, holdings, boards, strengths in planned:
+                if strengths is None:
+                    mapped, category = half.values(added, holdings, boards)
+                else:
+                    mapped, category = half.generic_values(strengths)
                 where = tuple(np.array(rows).T)
                 values[where] = mapped
                 if run == 0:

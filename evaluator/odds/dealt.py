@@ -92,13 +92,15 @@ def dealt_odds(
         raise error(OddsError, "O108", f"{len(hands)} hands given; odds need 2 to 23 players", "<odds>")
     known, shown = known_deal(rules, hands, board, dead)
     declarations = _declarations(rules, known, declare)
-    judge = Judge(rules, known.players, known.folded, declarations)
     count = exact_count(rules, known)
     if exact and samples is not None:
         raise error(OddsError, "O112", "exact and samples exclude each other", "<odds>")
     if exact and (count is None or count > EXACT_DEALS * 40):
         why = "an extra card may be drawn" if count is None else f"{count:,} deals to list"
         raise error(OddsError, "O111", f"exact enumeration refused: {why}", "<odds>", hint="drop --exact to sample")
+    use_exact = exact or (samples is None and count is not None and count <= EXACT_DEALS)
+    wanted = samples if samples is not None else DEFAULT_DEAL_SAMPLES
+    judge = Judge(rules, known.players, known.folded, declarations, deals=count if use_exact else wanted)
     players = known.players
     names = judge.names
     sums = {key: np.zeros(players) for key in ("equity", "win", "tie", "scoop", "equity2", "win2", "tie2")}
@@ -106,7 +108,6 @@ def dealt_odds(
     dead_halves = dict.fromkeys(names, 0.0)
     total = 0.0
     dealt = 0
-    use_exact = exact or (samples is None and count is not None and count <= EXACT_DEALS)
     report = progress or (lambda fraction: None)
     if use_exact:
         method, used_seed = "exact", None
@@ -126,7 +127,6 @@ def dealt_odds(
     else:
         method = "sampled"
         used_seed = drawn_seed(seed)
-        wanted = samples if samples is not None else DEFAULT_DEAL_SAMPLES
         if not 1 <= wanted <= 10_000_000:
             raise error(OddsError, "O112", "samples must be from 1 to 10,000,000 for a dealer's-choice game", "<odds>")
         rng = np.random.default_rng(used_seed)

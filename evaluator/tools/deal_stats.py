@@ -150,7 +150,7 @@ def deal_stats(
     (800, ['As', 'Ks'])
     """
     rng = np.random.default_rng(seed)
-    judge = Judge(rules, players)
+    judge = Judge(rules, players, deals=deals)
     specs = half_rules_of(rules)
     hand_halves = [(name, judge_rules) for name, judge_rules, _ in specs if judge_rules is not None]
     card_halves = [(name, card) for name, _, card in specs if card is not None]

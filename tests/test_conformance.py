@@ -119,6 +119,12 @@ def test_suit_forms_and_beats(request: pytest.FixtureRequest) -> None:
     run_profile(request, 6, 600, judge, rulesets(focus=frozenset({"suit forms", "beats"})), SEEDS)
 
 
+def test_one_wild_joker_with_suit_forms(request: pytest.FixtureRequest) -> None:
+    """One pack, one wild joker and a pattern that reads suits in the hand: the suit-class walk
+    chooses the joker's card for every one-wild class at once (``compiled/suitchoice.py``)."""
+    run_profile(request, 5, 500, judge, rulesets(focus=frozenset({"one joker"})), SEEDS)
+
+
 def test_games(request: pytest.FixtureRequest) -> None:
     """Hole and board cards, must-use counts, double boards and hi-lo splits."""
     run_profile(request, 8, 800, judge, rulesets(focus=frozenset({"game", "qualifier"})), SEEDS)

@@ -29,6 +29,10 @@ import numpy as np
 
 from evaluator.compiled import fasthand
 from evaluator.compiled.fast import ruleset_ranker
+from evaluator.compiled.suitclasses import class_count, supported
+from evaluator.compiled.suitcount import suited_fills
+from evaluator.compiled.suitvalue_cache import suit_values
+from evaluator.compiled.suitvalues import NO_HAND
 from evaluator.compiled.tables import tables_for
 from evaluator.core.errors import PokerRulesError
 from evaluator.engine.evaluate import engine_for
@@ -60,6 +64,7 @@ __all__ = [
     "Subject",
     "accepted",
     "check_brute_force",
+    "check_class_values",
     "check_compare",
     "check_evaluate",
     "check_rank",
@@ -284,9 +289,38 @@ def check_brute_force(s: Subject) -> None:
 
 #: Hands the brute force visits: every hand of a deck with at most this many, else a sample this big.
 BRUTE_HANDS = 2500
+#: Suit classes the walk's valuation is compared with the generic evaluator's, class by class.
+WALKED_CLASSES = 20_000
+
+
+def check_class_values(s: Subject) -> None:
+    """The suit-class walk (shared by the counts, the tables and ``stats``; its one-wild choices made in
+    bulk where they can be) against the generic evaluator's best fill of every class: the same
+    category, strength and wild count, and the same cards played, a wild card's choice included."""
+    rs = s.ruleset
+    size = rs.hand_size
+    if not engine_for(rs).by_suit_class or rs.best_subset or supported(rs, size) is not None:
+        return
+    if class_count(rs, size) > WALKED_CLASSES:
+        return
+    valued = suit_values(rs, size)
+    names = rs.category_names
+    for index, (fill, weight) in enumerate(suited_fills(rs, size)):
+        label = " ".join(map(str, valued.holding(index)))
+        assert int(valued.weights[index]) == weight, label
+        found = int(valued.outcome[index])
+        if fill is None:
+            assert found == NO_HAND, label
+            continue
+        outcome = valued.outcomes[found]
+        assert names[outcome.category] == fill.classification.category.name, label
+        assert outcome.strength == fill.strength and outcome.wilds == fill.wild_count, label
+        assert valued.played_cards(index) == [*fill.naturals, *fill.played], label
+
 
 CHECKS: list[Callable[[Subject], None]] = [
     check_brute_force,
+    check_class_values,
     check_evaluate,
     check_compare,
     check_explain,
@@ -308,6 +342,7 @@ CHECKS: list[Callable[[Subject], None]] = [
 #: cards), the showdowns and the commands of deals (``deal_checks.py``).
 DEAL_CHECKS: list[Callable[[Subject], None]] = [
     check_brute_force,
+    check_class_values,
     check_evaluate,
     check_rank,
     check_deal_showdown,

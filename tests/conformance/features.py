@@ -242,7 +242,9 @@ def deck(draw: Draw, spec: Spec) -> None:
     spec.suit_order = list(spec.suits)
     spec.copies = copies
     spec.jokers = draw(st.sampled_from([0, 0, 0, 1, 2]))
-    if copies > 1:
+    if "one joker" in spec.focus:  # one pack and one wild joker: the suit-class walk's bulk choice
+        spec.copies, spec.jokers = 1, 1
+    if spec.copies > 1:
         spec.used.add("two packs")
     if spec.jokers:
         spec.used.add("jokers")
@@ -269,8 +271,10 @@ def hand(draw: Draw, spec: Spec) -> None:
     if draw(st.integers(0, 5)) == 0:
         spec.min = draw(st.integers(1, spec.size - 1))
         spec.used.add("hand.min")
-    if spec.size <= 4 and spec.min < spec.size and draw(st.booleans()):
+    if spec.size <= 4 and spec.min < spec.size and "one joker" not in spec.focus and draw(st.booleans()):
         spec.best_subset = True
+    if "one joker" in spec.focus:
+        spec.size = max(spec.size, 4)  # suit forms need four cards
     if "best_subset" in spec.focus:
         # from one card: every holding has a set of one (a larger min leaves a pair without a
         # category, R113, as other profiles find)
@@ -334,10 +338,12 @@ def _subset_categories(spec: Spec) -> None:
 def suit_forms(draw: Draw, spec: Spec) -> None:
     """Patterns that read suits inside the hand -- ``flush(k)``, ``run(k, flush)``,
     ``suits`` -- and a suit named in a pattern (``suit = h``)."""
-    if spec.best_subset or spec.size < 4 or ("suit forms" not in spec.focus and draw(st.integers(0, 2))):
+    focused = "suit forms" in spec.focus or "one joker" in spec.focus
+    if spec.best_subset or spec.size < 4 or (not focused and draw(st.integers(0, 2))):
         return
     n = spec.size
-    kind = draw(st.sampled_from(["flush(k)", "run(k, flush)", "suits", "named suit"]))
+    kinds = ["flush(k)", "run(k, flush)", "suits"]  # a named suit keeps the walk choosing card by card
+    kind = draw(st.sampled_from(kinds if "one joker" in spec.focus else [*kinds, "named suit"]))
     if kind == "flush(k)":
         extra = Category(f"flush_of_{n - 1}", f"flush({n - 1})", None)
     elif kind == "run(k, flush)":
@@ -385,9 +391,13 @@ def cyclic_straight_flush(draw: Draw, spec: Spec) -> None:
 
 def wild(draw: Draw, spec: Spec) -> None:
     """Wild cards: a rank, some cards, the jokers, the bug (jokers that play as an ace or
-    complete a run or a flush), the lowest card held; sometimes ``duplicates``."""
+    complete a run or a flush), the lowest card held; sometimes ``duplicates``. The focus
+    ``one joker`` (with :func:`deck`, :func:`hand`, :func:`suit_forms`) writes one pack, one
+    wild joker and a suit form: the files whose suit-class walk chooses the joker's card in bulk."""
     kinds = ["ranks", "cards", "jokers", "bug", "lowest"]
     kind = draw(st.sampled_from(kinds if "wild" in spec.focus else ["none", "none", *kinds]))
+    if "one joker" in spec.focus:
+        kind = "jokers"
     if kind == "none":
         if spec.jokers and draw(st.integers(0, 4)) == 0:
             spec.wild = {"jokers": False}  # jokers that never play: check and load refuse it (R114)
@@ -406,7 +416,7 @@ def wild(draw: Draw, spec: Spec) -> None:
             spec.wild["plays_as"] = {"ranks": [spec.ranks[-1]], "hands": "run | flush"}
     else:
         spec.wild = {"lowest_rank": True}
-    if draw(st.integers(0, 5)) == 0:
+    if "one joker" not in spec.focus and draw(st.integers(0, 5)) == 0:
         spec.wild["duplicates"] = True
         spec.used.add("duplicates")
     spec.used.add(f"wild {kind}")
@@ -416,7 +426,9 @@ def wild_terms(draw: Draw, spec: Spec) -> None:
     """Categories that read the wild cards a hand holds: a natural hand just above the same
     hand made with wild cards (``... & natural``, video poker's natural royal flush) and
     ``wilds = k`` / ``wilds >= k`` anywhere in the order (Deuces Wild's four deuces)."""
-    if spec.best_subset or not spec.has_wilds or ("wild terms" not in spec.focus and draw(st.integers(0, 2))):
+    if spec.best_subset or not spec.has_wilds or "one joker" in spec.focus:
+        return  # (a pattern reading the wild cards keeps the suit-class walk choosing card by card)
+    if "wild terms" not in spec.focus and draw(st.integers(0, 2)):
         return
     kind = draw(st.sampled_from(["natural", "wilds", "both"]))
     if kind != "wilds":

@@ -58,6 +58,15 @@ def assert_verified_flip(a_name: str, b_name: str, flip: dict[str, Any]) -> None
     assert b.compare(text_first, text_second) == -1
 
 
+def fresh_copy(name: str, folder: Path) -> Any:
+    """A catalogue ruleset loaded from a copy of its file: a new object, with no caches of its own yet."""
+    from evaluator.core.resources import rulesets_dir
+
+    path = folder / f"{name}.yaml"
+    path.write_text((rulesets_dir() / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    return load(str(path))
+
+
 # --- standard against short deck --------------------------------------------------------------
 
 
@@ -97,12 +106,12 @@ def test_short_deck_reports_the_low_straight_as_a_reclassified_hand(capsys: pyte
     assert load("standard").evaluate(" ".join(example["cards"])).category == "high_card"
 
 
-def test_the_examples_are_verified_without_the_per_call_closures() -> None:
+def test_the_examples_are_verified_without_the_per_call_closures(tmp_path: Path) -> None:
     """The flip census ranks every hand on the tables; its few examples are verified by the generic
     evaluator, not by per-call closures built for them (a second or two for suit-class tables)."""
     from evaluator.tools.diff import compare_rulesets
 
-    a, b = load("standard"), load("short-deck")
+    a, b = (fresh_copy(name, tmp_path) for name in ("standard", "short-deck"))  # no closures from other tests
     diff = compare_rulesets(a, b, samples=400)
     assert diff.flip_causes is not None and diff.flip_causes.method == "exact"
     assert any(group.example is not None for group in diff.flip_causes.groups)

@@ -309,3 +309,26 @@ def test_compare_equals_the_generic_engine_on_many_deals(name: str, request: pyt
     for _ in range(1500 if request.config.getoption("--slow") else 200):
         a, b = deal(rs, k, rng), deal(rs, k, rng)
         assert rs.compare(a, b) == generic_compare(rs, a, b)
+
+
+def test_generic_answers_keep_to_their_budget_of_calls(tmp_path: Path) -> None:
+    """Inside ``generic_answers(rs, n)`` the calls are answered generically even with the tables
+    loaded (no per-call closures made for them) until ``n`` are spent; then the tables answer."""
+    from evaluator.compiled.fasthand import generic_answers
+    from evaluator.compiled.tables import tables_for
+    from evaluator.core.resources import rulesets_dir
+
+    path = tmp_path / "house.yaml"
+    path.write_text((rulesets_dir() / "four-flush.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    rs = load(str(path))  # a fresh ruleset: no closures made by other tests
+    tables_for(rs)
+    answers = []
+    with generic_answers(rs, 1_000):
+        answers += [rs.compare("Ah 9h 7h 4h Kc", "As Ad 7d 4c 2s") for _ in range(10)]
+        assert getattr(rs, "_cache_fast_hands", None) is None
+    with generic_answers(rs, 3):
+        answers += [rs.compare("Ah 9h 7h 4h Kc", "As Ad 7d 4c 2s") for _ in range(10)]
+        assert getattr(rs, "_cache_fast_hands", None) is not None
+    assert answers == [1] * 20
+    with generic_answers(rs):  # closures made already: they answer
+        assert rs.compare("As Ad 7d 4c 2s", "Ah 9h 7h 4h Kc") == -1

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import combinations, product
-from math import comb
+from math import comb, inf
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import RulesetError
@@ -142,8 +142,10 @@ def tables_worth_it(ruleset: Rules) -> bool:
     deck fits them."""
     if getattr(ruleset, "_cache_fast_hands", None) is not None:
         return True
-    if getattr(ruleset, "_cache_generic_answers", False):
-        return False  # inside :func:`generic_answers`
+    left = getattr(ruleset, "_cache_generic_left", 0)
+    if left > 0:  # inside :func:`generic_answers`
+        object.__setattr__(ruleset, "_cache_generic_left", left - 1)
+        return False
     if getattr(ruleset, "_cache_tables", None) is not None:
         return True
     # A few calls are answered by the generic evaluator: loading NumPy and the tables
@@ -163,11 +165,12 @@ def tables_worth_it(ruleset: Rules) -> bool:
 
 
 @contextmanager
-def generic_answers(ruleset: Rules) -> Iterator[None]:
-    """Answer the block's calls with the generic evaluator unless the per-call closures are made
-    already: a file's examples are a few dozen hands, which a first table build (seconds for a
-    ruleset walked by suit class), or the per-call closures of loaded suit-class tables (a second
-    or two), would cost far more than they save. ``check`` and ``diff``'s examples run so.
+def generic_answers(ruleset: Rules, calls: int | None = None) -> Iterator[None]:
+    """Answer the block's calls (its first ``calls``, when given) with the generic evaluator
+    unless the per-call closures are made already: a file's examples are a few dozen hands,
+    which a first table build (seconds for a ruleset walked by suit class), or the per-call
+    closures of loaded suit-class tables (a second or two), would cost far more than they
+    save. ``check`` runs its examples so; ``diff`` its search for examples, with a budget.
 
     >>> from evaluator import load
     >>> rs = load("four-flush")
@@ -175,12 +178,12 @@ def generic_answers(ruleset: Rules) -> Iterator[None]:
     ...     {rs.compare("Ah 9h 7h 4h Kc", "As Ad 7d 4c 2s") for _ in range(100)}
     {1}
     """
-    before = getattr(ruleset, "_cache_generic_answers", False)
-    object.__setattr__(ruleset, "_cache_generic_answers", True)
+    before = getattr(ruleset, "_cache_generic_left", 0)
+    object.__setattr__(ruleset, "_cache_generic_left", inf if calls is None else calls)
     try:
         yield
     finally:
-        object.__setattr__(ruleset, "_cache_generic_answers", before)
+        object.__setattr__(ruleset, "_cache_generic_left", before)
 
 
 def fast_mode(ruleset: Rules, what: str) -> bool:

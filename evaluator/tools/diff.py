@@ -370,6 +370,9 @@ def flips(a: Ruleset, b: Ruleset, scan: Scan | None, deck: Sequence[Card]) -> tu
 
 # --- putting it together ------------------------------------------------------------------------------
 
+#: Calls per ruleset the search for verified examples answers generically before the tables take over.
+EXAMPLE_CALLS = 200
+
 
 def _side(ruleset: Ruleset) -> Side:
     return Side(ruleset.name, ruleset.title, ruleset.deck_size, ruleset.hand_size)
@@ -407,7 +410,8 @@ def compare_rulesets(
     if not same_rules and len(deck) >= 2 * size:
         # every hand of the deck, judged for the census: its parts are the candidate hands, exactly
         scan = scan_parts(parts) if parts is not None else scan_common_hands(a, b, deck, size, seed)
-    with generic_answers(a), generic_answers(b):  # a few examples: no per-call closures for them
+    # the examples are a few hands: no per-call closures for them, unless the search drags on
+    with generic_answers(a, EXAMPLE_CALLS), generic_answers(b, EXAMPLE_CALLS):
         flip_examples = flips(a, b, scan, deck)
         reclassified_examples = reclassified(a, b, scan) if scan is not None else ()
     names_a, names_b = set(a.category_names), set(b.category_names)

@@ -55,6 +55,7 @@ ORDER = (
     "rank-8",
     "two-packs",
     "first-rank",
+    "game-odds",
     "startup",
 )
 ROWS: dict[str, tuple[str, Callable[[Bench], list[Row]]]] = {key: {**API_ROWS, **PROCESS_ROWS}[key] for key in ORDER}

@@ -327,6 +327,30 @@ def build_rows(bench: Bench) -> list[Row]:
     return rows
 
 
+def game_rows(bench: Bench) -> list[Row]:
+    """A few deals of a game whose wild ranks the deal decides, on an empty cache, against the same
+    on a warm one (each wild-rank variant's tables built: a second or two each)."""
+    args = ("odds", "follow-the-queen", "(As Ad) Qh", "(?? ??) 6d", "--seed", "1", "--samples")
+    rows = []
+    for deals in (200, 2_000) if not bench.quick else (200,):
+        ours = bench.process(bench.cli(*args, str(deals)), cache=bench.empty_cache)
+        base = bench.process(bench.cli(*args, str(deals)))
+        base()  # every variant met into the warm cache
+        rows.append(
+            command_row(
+                bench,
+                f"game-odds-{deals}",
+                f"`odds follow-the-queen` of {deals:,} sampled deals, empty cache",
+                "the same, warm cache",
+                ours,
+                base,
+                "<= 2x warm (a few deals build no tables)",
+                lambda row: row.ratio <= 2,
+            )
+        )
+    return rows
+
+
 def first_rank_rows(bench: Bench) -> list[Row]:
     """The first ``rank_many`` of 8-12-card holdings in a new process (warm cache), against 7 cards."""
     script = bench.scratch / "first_rank.py"
@@ -370,4 +394,5 @@ PROCESS_ROWS: dict[str, tuple[str, Callable[[Bench], list[Row]]]] = {
     "tools": ("`stats freak-hands`, `diff standard freak-hands`, `diff standard four-flush`", tool_rows),
     "build": ("first table build of freak-hands and four-flush, with peak memory", build_rows),
     "first-rank": ("first `rank_many` of 8-12-card holdings in a new process", first_rank_rows),
+    "game-odds": ("`odds follow-the-queen`, 200 and 2,000 deals, empty cache vs warm", game_rows),
 }

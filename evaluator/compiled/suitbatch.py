@@ -111,7 +111,8 @@ class SuitBatch:
         for seed in HASH_SEEDS:
             self.multipliers = np.random.default_rng(seed).integers(1, 1 << 62, layout.suits + 1, dtype=np.int64) | 1
             hashed = self.hash(table.rank_keys, table.suit_keys.T)
-            if len(np.unique(hashed)) == len(hashed):
+            ordered = np.sort(hashed)
+            if not (ordered[1:] == ordered[:-1]).any():  # no two keys hash alike
                 break
         else:  # pragma: no cover - eight 64-bit hashes colliding on one table
             raise RuntimeError("internal error: no collision-free hash of the suit table")
@@ -133,7 +134,7 @@ class SuitBatch:
         self.plain_cards = card_counts(layout, self.plain_keys)
         # holding sizes above hand.size with reduced keys of their own (suittable.grow_single_suit)
         suited_cards = card_counts(layout, table.rank_keys[~plain])
-        self.single_suit_sizes = {int(k) for k in np.unique(suited_cards) if k > self.size}
+        self.single_suit_sizes = {int(k) for k in np.flatnonzero(np.bincount(suited_cards)) if k > self.size}
         self.dense_index = dense_index  # fast.DenseIndex (passed in: fast.py imports this module)
         self.index: Any = None
         self.dense: dict[int, np.ndarray] = {}

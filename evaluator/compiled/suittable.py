@@ -102,78 +102,86 @@ class SuitTable:
 
 
 @dataclass
-class _Class:
-    rank_key: int
-    counts: list[int]  # per suit: cards that count in it (naturals of the suit and every wild)
-    subs: list[int]  # per suit: the rank key of those cards
-    strength: Any
+class SuitClasses:
+    """Every holding class of ``hand.min`` to ``hand.size`` cards as arrays, one row a class: its rank
+    key, per suit the cards that count in it (its naturals and every wild card) and their rank key,
+    and its strength (an index into ``strengths``; -1: no hand)."""
+
+    rank_keys: np.ndarray  # (classes,) int64
+    counts: np.ndarray  # (classes, suits) int64
+    subs: np.ndarray  # (classes, suits) int64
+    strength: np.ndarray  # (classes,) int64
+    strengths: list[Any]
 
 
-def enumerate_classes(model: CardModel, valued: Sequence[SuitValues]) -> list[_Class]:
+def enumerate_classes(model: CardModel, valued: Sequence[SuitValues]) -> SuitClasses:
     """Every holding class of ``hand.min`` to ``hand.size`` cards with its strength, from the
     shared valuations of those sizes (``suitvalue_cache.suit_values``); classes the
     evaluator refuses (too many wild cards) are left out, as they are per call and in batch."""
     layout = model.layout
     shift = layout.shift
     code_of = dict(zip(model.cards, model.codes, strict=False))
-    found: list[_Class] = []
+    strengths: dict[Any, int] = {}
+    rank_keys, counts, subs, strength = [], [], [], []
     for values in valued:
         codes = np.array([code_of.get(card, 0) for card in values.deck], dtype=np.int64)[values.held]
         kept = values.outcome != REFUSED
-        codes, outcome = codes[kept], values.outcome[kept]
-        rank_keys = (codes.sum(axis=1) >> shift).tolist()
-        counts, subs = [], []
-        for s in range(layout.suits):
-            in_suit = np.where(codes & layout.suit_one(s) != 0, codes, 0)
-            counts.append((in_suit != 0).sum(axis=1).tolist())
-            subs.append((in_suit.sum(axis=1) >> shift).tolist())
-        strengths = [o.strength[:3] for o in values.outcomes]
-        for row, (rank_key, index) in enumerate(zip(rank_keys, outcome.tolist(), strict=True)):
-            found.append(
-                _Class(
-                    rank_key,
-                    [per_suit[row] for per_suit in counts],
-                    [per_suit[row] for per_suit in subs],
-                    strengths[index] if index >= 0 else None,
-                )
-            )
-    return found
+        codes, outcome = codes[kept], values.outcome[kept].astype(np.int64)
+        rank_keys.append(codes.sum(axis=1) >> shift)
+        in_suits = [np.where(codes & layout.suit_one(s) != 0, codes, 0) for s in range(layout.suits)]
+        counts.append(np.stack([(in_suit != 0).sum(axis=1) for in_suit in in_suits], axis=1))
+        subs.append(np.stack([in_suit.sum(axis=1) >> shift for in_suit in in_suits], axis=1))
+        # the outcomes some kept class plays, numbered in one list of strengths for every size
+        number = np.full(len(values.outcomes) + 1, -1, dtype=np.int64)  # the last entry: no hand
+        for index in np.unique(outcome[outcome >= 0]).tolist():
+            number[index] = strengths.setdefault(values.outcomes[index].strength[:3], len(strengths))
+        strength.append(number[np.where(outcome >= 0, outcome, -1)])
+    suits = layout.suits
+    return SuitClasses(
+        np.concatenate(rank_keys) if rank_keys else np.zeros(0, dtype=np.int64),
+        np.concatenate(counts) if counts else np.zeros((0, suits), dtype=np.int64),
+        np.concatenate(subs) if subs else np.zeros((0, suits), dtype=np.int64),
+        np.concatenate(strength) if strength else np.zeros(0, dtype=np.int64),
+        list(strengths),
+    )
 
 
-def reduced(item: _Class, threshold: int) -> tuple[int, tuple[int, ...]]:
-    """The reduced key of a class: its rank key and the sorted rank keys of the suits reaching ``threshold``."""
-    subs = sorted((sub for sub, count in zip(item.subs, item.counts, strict=False) if count >= threshold), reverse=True)
-    return item.rank_key, tuple(subs)
+def reduced_keys(classes: SuitClasses, threshold: int) -> np.ndarray:
+    """(classes, 1 + suits): each class's reduced key -- its rank key, then the rank keys of the
+    suits that reach ``threshold``, high first, ``ABSENT`` padded (a suit's rank key is never 0)."""
+    subs = np.where(classes.counts >= threshold, classes.subs, ABSENT)
+    return np.column_stack([classes.rank_keys, -np.sort(-subs, axis=1)])
 
 
 def build_suit_table(
-    classes: list[_Class], index: dict[Any, int], model: CardModel, caps: Sequence[int], extra: int
+    classes: SuitClasses, index: dict[Any, int], model: CardModel, caps: Sequence[int], extra: int
 ) -> SuitTable:
-    """Pick the threshold (the largest that values every class exactly) and lay out the table."""
-    values = [index[item.strength] if item.strength is not None else NO_HAND for item in classes]
+    """Pick the threshold (the largest that values every class exactly) and lay out the table:
+    one row per reduced key, in the order the classes first show it."""
+    dense = np.array([index[strength] for strength in classes.strengths] + [NO_HAND], dtype=np.int64)
+    values = dense[classes.strength]  # -1 reads the last entry: no hand
     size = model.ruleset.hand_size
-    chosen: dict[tuple[int, tuple[int, ...]], int] = {}
-    threshold = 1
-    for candidate in range(size, 0, -1):
-        seen: dict[tuple[int, tuple[int, ...]], int] = {}
-        exact = True
-        for item, value in zip(classes, values, strict=False):
-            key = reduced(item, candidate)
-            if seen.setdefault(key, value) != value:
-                exact = False
-                break
-        if exact:
-            threshold, chosen = candidate, seen
+    for threshold in range(size, 0, -1):
+        keys = reduced_keys(classes, threshold)
+        order, starts = _key_runs(keys)
+        if np.array_equal(values[order], values[order[starts]][np.cumsum(starts) - 1]):  # one value a key
             break
-    suits = model.layout.suits
-    rank_keys = np.array([key[0] for key in chosen], dtype=np.int64)
-    suit_keys = np.full((len(chosen), suits), ABSENT, dtype=np.int64)
-    for row, (_, subs) in enumerate(chosen):
-        suit_keys[row, : len(subs)] = subs
-    table = SuitTable(threshold, rank_keys, suit_keys, np.array(list(chosen.values()), dtype=np.int32), {})
+    else:  # pragma: no cover - t = 1 keys the whole suit class, which has one value
+        raise RuntimeError("internal error: two holdings of one suit class have different values")
+    rows = np.sort(order[starts])  # each key's first class, in the classes' order
+    table = SuitTable(threshold, keys[rows, 0], keys[rows, 1:], values[rows].astype(np.int32), {})
     grow_plain(table, model, caps, size + extra)
     grow_single_suit(table, model, caps, size + extra)
     return table
+
+
+def _key_runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows in key order (stable: equal keys keep their order) and where each key's run starts."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    return order, starts
 
 
 def single_suit_sizes(table: SuitTable, model: CardModel, caps: Sequence[int], top: int) -> range:

@@ -158,7 +158,7 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             if done % 256 == 0:
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
-    classes = []
+    classes = None
     if model.mode == SUIT_MODE:
         # every holding class by suit, valued once: the suit tables (suitkey.py)
         # (the valuation is shared with check and stats, and cached: suitvalue_cache.py)
@@ -168,9 +168,7 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             return lambda done: report(0.8 * (k - low + done) / len(sizes))
 
         classes = enumerate_classes(model, [suit_values(ruleset, k, share(k)) for k in sizes])
-        for item in classes:
-            if item.strength is not None:
-                strengths[item.strength] = None
+        strengths.update(dict.fromkeys(classes.strengths))
     elif engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four
         # flush): every strength of a suit class, numbered with the rest
@@ -220,7 +218,7 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
         fl[k] = grow_suited(model, k, fl[k - 1])
         report(0.8 + 0.2 * (k - size) / max(top - size, 1))
     categories = np.array([strength_category(ruleset, s) for s in ordered], dtype=np.int16)
-    suit_table = build_suit_table(classes, index, model, caps, EXTRA_CARDS) if model.mode == SUIT_MODE else None
+    suit_table = build_suit_table(classes, index, model, caps, EXTRA_CARDS) if classes is not None else None
     report(1.0)
     return Tables(
         ruleset,

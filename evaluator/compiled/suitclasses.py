@@ -58,17 +58,19 @@ def suit_classes(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tup
     """
     ranks = natural_ranks(ruleset)
     suits = tuple(ruleset.suits)
+    # one Card object per card, reused: the walks that follow look cards up by the thousand
+    card_of = {(rank, suit): Card(rank, suit) for rank in ranks for suit in suits}
     for sizes in _partitions(cards, len(suits), min(cards, len(ranks))):
         for sets in _rank_sets(ranks, sizes):
             if names_matter:
                 for order in dict.fromkeys(permutations(sets + ((),) * (len(suits) - len(sets)))):
-                    yield [Card(rank, suit) for suit, held in zip(suits, order, strict=False) for rank in held], 1
+                    yield [card_of[rank, suit] for suit, held in zip(suits, order, strict=False) for rank in held], 1
             else:
                 repeats = Counter(sets)
                 weight = factorial(len(suits)) // factorial(len(suits) - len(sets))
                 for times in repeats.values():
                     weight //= factorial(times)
-                yield [Card(rank, suit) for suit, held in zip(suits, sets, strict=False) for rank in held], weight
+                yield [card_of[rank, suit] for suit, held in zip(suits, sets, strict=False) for rank in held], weight
 
 
 def class_count(ruleset: Rules, cards: int) -> int:

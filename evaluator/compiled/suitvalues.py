@@ -146,6 +146,10 @@ class _Walk:
         self.engine = engine_for(ruleset)
         self.names = list(ruleset.category_names)
         self.deck: dict[Card, int] = {card: i for i, card in enumerate(dict.fromkeys(ruleset.deck))}
+        # the same few Card objects come back class after class: looked up by identity first (a
+        # card's hash is a Python call), each kept alive so that its id stays its own
+        self.by_id: dict[int, int] = {}
+        self.seen: list[Card] = []
         self.held_rows: list[list[int]] = []
         self.played_rows: list[list[int]] = []
         self.weights: list[int] = []
@@ -164,7 +168,7 @@ class _Walk:
             self._choose_in_bulk()
             collecting = False
         self.weights.append(weight)
-        self.held_rows.append([self.deck.setdefault(card, len(self.deck)) for card in held])
+        self.held_rows.append(self._indices(held))
         try:
             fill = engine.best(held, engine.candidates(held))
         except PokerRulesError as problem:
@@ -189,7 +193,18 @@ class _Walk:
 
     def _record(self, outcome: int, played: list[Card]) -> None:
         self.found.append(outcome)
-        self.played_rows.append([self.deck.setdefault(card, len(self.deck)) for card in played])
+        self.played_rows.append(self._indices(played))
+
+    def _indices(self, cards: list[Card]) -> list[int]:
+        """Each card's index in the walk's deck (a card first seen is added to it)."""
+        by_id = self.by_id
+        found = [by_id.get(id(card), -1) for card in cards]
+        if -1 in found:
+            for position, card in enumerate(cards):
+                if found[position] < 0:
+                    found[position] = by_id[id(card)] = self.deck.setdefault(card, len(self.deck))
+                    self.seen.append(card)
+        return found
 
     def _choose_in_bulk(self) -> None:
         scores = self.natural_scores

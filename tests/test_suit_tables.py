@@ -403,19 +403,28 @@ def test_bigger_holdings_try_the_floor_first_only_where_suits_raise_few_hands(na
     assert (batch.bound() is not None) == bounded
 
 
-@pytest.mark.parametrize("spread", [0, 6, 40])
-def test_the_hash_table_finds_every_key_however_crowded_its_slots(spread: int) -> None:
-    """Keys placed in rounds of linear probing are each found, with their own value: keys whose top
-    bits agree (spread 0: all in a handful of slots) make long runs that wrap around the table."""
+@pytest.mark.parametrize("top_bits", ["zero", "few", "many", "ones"])
+def test_the_hash_table_finds_every_key_however_crowded_its_slots(top_bits: str) -> None:
+    """Keys placed in rounds of linear probing are each found, with their own value. A key's first
+    slot is its top bits: all zero puts every key in slot 0 (one long run), a few values make
+    runs that merge, all ones puts every key in the last slot (a run that wraps to the start)."""
     from evaluator.compiled.suitbatch import HashTable
 
-    rng = np.random.default_rng(spread)
+    rng = np.random.default_rng(len(top_bits))
     count = 3_000
-    top = rng.integers(0, 1 << spread, count, dtype=np.int64) if spread else np.zeros(count, dtype=np.int64)
-    keys = np.unique((top << np.int64(62 - spread)) | rng.integers(0, 1 << 20, count, dtype=np.int64))
+    low = rng.integers(0, 1 << 20, count, dtype=np.int64)
+    top = {
+        "zero": np.zeros(count, dtype=np.int64),
+        "few": rng.integers(0, 1 << 6, count, dtype=np.int64) << np.int64(56),
+        "many": rng.integers(0, 1 << 40, count, dtype=np.int64) << np.int64(22),
+        "ones": np.full(count, np.int64(-1) << np.int64(20)),
+    }[top_bits]
+    keys = np.unique(top | low)
     keys = keys[rng.permutation(len(keys))]
     values = rng.integers(0, 1 << 40, len(keys), dtype=np.int64)
     table = HashTable(keys, values)
     assert np.array_equal(table.find(keys), values)
     assert np.array_equal(table.find(keys[::-1]), values[::-1])
     assert int((table.values != NO_HAND).sum()) == len(keys)
+    if top_bits == "ones":
+        assert table.keys[0] != 0 and table.keys[-1] != 0  # the run went round the end

@@ -75,6 +75,10 @@ def deal_of(rules: Rules, runs: Completed, folded: Sequence[bool], declarations:
     )
 
 
+#: A batch's seats of one variant: (deal, seat) rows, the wild ranks the deal added, holdings,
+#: boards, and the strengths the generic evaluator found (None: valued on the variant's tables).
+_Group = tuple[list[tuple[int, int]], frozenset[str], np.ndarray, np.ndarray, "list[Any] | None"]
+
 #: Hands of a variant valued by the generic evaluator before its tables are built: a build takes a
 #: second or two, the generic evaluator a few milliseconds a hand with two wild ranks.
 GENERIC_HANDS = 150
@@ -196,7 +200,7 @@ class Judge:
         """``deals``: how many deals will be settled in all, when known (a variant met often in the
         first batches is then put on its tables at once; see :data:`GENERIC_HANDS`)."""
         self.rules = rules
-        self.planned = deals
+        self.deals_in_all = deals
         self.settled = 0
         self.players = players
         self.folded = list(folded) + [False] * (players - len(folded))
@@ -260,8 +264,8 @@ class Judge:
                     key = (resolutions[index][run].added[seat], len(cards), len(walked.board))
                     groups.setdefault(key, []).append((index, seat))
             # every variant's strengths first: the order of strengths is then fixed for this batch
-            growth = max(1.0, self.planned / (self.settled + n)) if self.planned else 1.0
-            planned: list[tuple[list[tuple[int, int]], frozenset[str], np.ndarray, np.ndarray, list[Any] | None]] = []
+            growth = max(1.0, self.deals_in_all / (self.settled + n)) if self.deals_in_all else 1.0
+            groups_valued: list[_Group] = []
             for (added, _size, board_size), rows in groups.items():
                 holdings = np.array([[d.card for d in deals[i][run].seats[s]] for i, s in rows], dtype=np.int64)
                 boards = np.array([[d.card for d in deals[i][run].board] for i, _ in rows], dtype=np.int64).reshape(
@@ -269,14 +273,15 @@ class Judge:
                 )
                 if half.on_tables(added, len(rows), growth):
                     half.ranker(added)
-                    planned.append((rows, added, holdings, boards, None))
+                    groups_valued.append((rows, added, holdings, boards, None))
                 else:
-                    planned.append((rows, added, holdings, boards, half.generic_strengths(added, holdings, boards)))
-            for rows, added, holdings, boards, strengths in planned:
-                if strengths is None:
+                    strengths = half.generic_strengths(added, holdings, boards)
+                    groups_valued.append((rows, added, holdings, boards, strengths))
+            for rows, added, holdings, boards, found_strengths in groups_valued:
+                if found_strengths is None:
                     mapped, category = half.values(added, holdings, boards)
                 else:
-                    mapped, category = half.generic_values(strengths)
+                    mapped, category = half.generic_values(found_strengths)
                 where = tuple(np.array(rows).T)
                 values[where] = mapped
                 if run == 0:

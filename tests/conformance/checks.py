@@ -29,10 +29,9 @@ import numpy as np
 
 from evaluator.compiled import fasthand
 from evaluator.compiled.fast import ruleset_ranker
-from evaluator.compiled.suitclasses import class_count, supported
-from evaluator.compiled.suitcount import suited_fills
+from evaluator.compiled.suitclasses import class_count, holdings, supported
 from evaluator.compiled.suitvalue_cache import suit_values
-from evaluator.compiled.suitvalues import NO_HAND
+from evaluator.compiled.suitvalues import NO_HAND, REFUSED
 from evaluator.compiled.tables import tables_for
 from evaluator.core.errors import PokerRulesError
 from evaluator.engine.evaluate import engine_for
@@ -296,7 +295,8 @@ WALKED_CLASSES = 20_000
 def check_class_values(s: Subject) -> None:
     """The suit-class walk (shared by the counts, the tables and ``stats``; its one-wild choices made in
     bulk where they can be) against the generic evaluator's best fill of every class: the same
-    category, strength and wild count, and the same cards played, a wild card's choice included."""
+    category, strength and wild count, and the same cards played, a wild card's chosen card included;
+    a class the evaluator refuses (too many wild cards) is refused by the walk too."""
     rs = s.ruleset
     size = rs.hand_size
     if not engine_for(rs).by_suit_class or rs.best_subset or supported(rs, size) is not None:
@@ -304,11 +304,17 @@ def check_class_values(s: Subject) -> None:
     if class_count(rs, size) > WALKED_CLASSES:
         return
     valued = suit_values(rs, size)
+    engine = engine_for(rs)
     names = rs.category_names
-    for index, (fill, weight) in enumerate(suited_fills(rs, size)):
-        label = " ".join(map(str, valued.holding(index)))
-        assert int(valued.weights[index]) == weight, label
+    for index, (held, weight) in enumerate(holdings(rs, size)):
+        label = " ".join(map(str, held))
+        assert valued.holding(index) == held and int(valued.weights[index]) == weight, label
         found = int(valued.outcome[index])
+        try:
+            fill = engine.best(held, engine.candidates(held))
+        except PokerRulesError:
+            assert found == REFUSED, label
+            continue
         if fill is None:
             assert found == NO_HAND, label
             continue

@@ -590,7 +590,9 @@ def written_examples(draw: Draw, spec: Spec) -> None:
                 spec.examples.append(f"{' '.join(hand)} is {category}")
         if judged[0] is None or judged[1] is None:
             continue
-        a, b = judged[0][0], judged[1][0]
+        # as compare judges: a hand that does not qualify cannot win, so two such hands tie (their
+        # keys still order them, natural before wild, for choosing a holding's best hand)
+        a, b = (key if key[0] else key[:1] for key in (judged[0][0], judged[1][0]))
         if a != b:
             spec.examples.append(f"{' '.join(first)} {'>' if a > b else '<'} {' '.join(second)}")
         elif spec.tiebreak == "none":  # (with a suit tie-break the suits decide: not judged here)

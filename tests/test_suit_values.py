@@ -15,13 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conformance.checks import walk_matches_evaluator
 
 from evaluator import load
 from evaluator.compiled import suitchoice, suitvalue_cache
 from evaluator.compiled.array_payload import pack, unpack
 from evaluator.compiled.counting import count, played_counts
-from evaluator.compiled.suitclasses import holdings
-from evaluator.compiled.suitcount import suited_fills
 from evaluator.compiled.suitvalue_cache import MAGIC, cache_path, read_values, suit_values, write_values
 from evaluator.compiled.suitvalues import NO_HAND, SuitValues, value_classes
 from evaluator.core import diskcache
@@ -82,20 +81,7 @@ def test_every_class_is_valued_as_the_generic_evaluator_values_it(
     monkeypatch.setattr(suitchoice, "one_wild_choices", lambda *a: bulk.append(1) or real_choices(*a))
     valued = value_classes(rs, rs.hand_size)
     assert bulk == ([] if rs.jokers == 0 else [1])  # the joker files take the bulk choice
-    fills = list(suited_fills(rs, rs.hand_size))
-    assert len(fills) == len(valued.outcome) > 1000
-    names = rs.category_names
-    for index, ((held, weight), (fill, fill_weight)) in enumerate(zip(holdings(rs, rs.hand_size), fills, strict=True)):
-        assert valued.holding(index) == held and int(valued.weights[index]) == weight == fill_weight
-        found = int(valued.outcome[index])
-        if fill is None:
-            assert found == NO_HAND
-            continue
-        outcome = valued.outcomes[found]
-        assert names[outcome.category] == fill.classification.category.name
-        assert outcome.value == fill.classification.value and outcome.strength == fill.strength
-        assert outcome.qualifies == fill.classification.qualifies and outcome.wilds == fill.wild_count
-        assert valued.played_cards(index) == [*fill.naturals, *fill.played]
+    assert walk_matches_evaluator(rs, valued) > 1000
 
 
 def test_a_wild_joker_plays_as_a_card_in_the_valuation() -> None:

@@ -133,9 +133,10 @@ class _Half:
         :data:`GENERIC_HANDS`, enough for a build to pay for itself."""
         if added in self.rankers:
             return True
-        rules = variant(self.judge, added | self.extra_static)
-        if rules.tiebreak != "none" or tables_at_hand(rules):
-            return True
+        if added not in self.generic_hands:  # first met: are its tables at hand? (asked once)
+            rules = variant(self.judge, added | self.extra_static)
+            if rules.tiebreak != "none" or tables_at_hand(rules):
+                return True
         seen = self.generic_hands.get(added, 0) + hands
         self.generic_hands[added] = seen
         return seen * growth > GENERIC_HANDS

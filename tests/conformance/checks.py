@@ -71,6 +71,7 @@ __all__ = [
     "examples_hold",
     "refused",
     "run_cli",
+    "walk_matches_evaluator",
     "write_files",
 ]
 
@@ -303,10 +304,18 @@ def check_class_values(s: Subject) -> None:
         return
     if class_count(rs, size) > WALKED_CLASSES:
         return
-    valued = suit_values(rs, size)
+    walk_matches_evaluator(rs, suit_values(rs, size))
+
+
+def walk_matches_evaluator(rs: Ruleset, valued: Any) -> int:
+    """Assert that the suit-class walk ``valued`` (of ``rs.hand_size`` cards) values every class as
+    the generic evaluator's best fill does -- category, value, strength, qualifying, wild count and
+    the cards played -- and refuses the classes it refuses; the number of classes compared."""
     engine = engine_for(rs)
     names = rs.category_names
-    for index, (held, weight) in enumerate(holdings(rs, size)):
+    compared = 0
+    for index, (held, weight) in enumerate(holdings(rs, rs.hand_size)):
+        compared += 1
         label = " ".join(map(str, held))
         assert valued.holding(index) == held and int(valued.weights[index]) == weight, label
         found = int(valued.outcome[index])
@@ -320,8 +329,11 @@ def check_class_values(s: Subject) -> None:
             continue
         outcome = valued.outcomes[found]
         assert names[outcome.category] == fill.classification.category.name, label
-        assert outcome.strength == fill.strength and outcome.wilds == fill.wild_count, label
+        assert outcome.value == fill.classification.value and outcome.strength == fill.strength, label
+        assert outcome.qualifies == fill.classification.qualifies and outcome.wilds == fill.wild_count, label
         assert valued.played_cards(index) == [*fill.naturals, *fill.played], label
+    assert compared == len(valued.outcome)
+    return compared
 
 
 CHECKS: list[Callable[[Subject], None]] = [

@@ -375,3 +375,31 @@ def test_the_exact_share_of_flips_lies_in_the_sampled_showdown_interval() -> Non
         share = showdown_share(a, b, 5, 20_000, 2026)
         assert share.low is not None and share.high is not None
         assert share.low <= result.total() / result.population <= share.high
+
+
+@pytest.mark.parametrize(
+    ("a_name", "b_name"), [("small", "small-four-flush"), ("small-a5-queen", "small-27"), ("small-bridge", "small")]
+)
+def test_the_census_parts_add_up_to_every_hand_by_category(small: dict[str, Ruleset], a_name: str, b_name: str) -> None:
+    from evaluator.tools.diff_parts import part_category_counts
+    from evaluator.tools.flips import flip_census
+
+    a, b = small[a_name], small[b_name]
+    _, parts = flip_census(a, b, common_deck(a, b))
+    assert parts is not None
+    for ruleset in (a, b):
+        every = Counter(ruleset.evaluate(list(hand)).category for hand in combinations(ruleset.deck, 5))
+        expected = {name: every[name] for name in ruleset.category_names}
+        assert part_category_counts(parts, ruleset, 5) == expected
+        assert part_category_counts(parts, ruleset, 6) is None  # other deals than the census's hands
+
+
+def test_the_census_parts_are_not_counts_of_a_deck_larger_than_the_common_one(small: dict[str, Ruleset]) -> None:
+    from evaluator.tools.diff_parts import part_category_counts
+    from evaluator.tools.flips import flip_census
+
+    a, b = load("standard"), small["small"]
+    _, parts = flip_census(a, b, common_deck(a, b))
+    assert parts is not None
+    assert part_category_counts(parts, a, 5) is None
+    assert part_category_counts(parts, b, 5) is not None

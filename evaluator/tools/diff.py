@@ -180,12 +180,13 @@ def settings(a: Ruleset, b: Ruleset) -> tuple[Setting, ...]:
 # --- categories and frequencies -----------------------------------------------------------------
 
 
-def frequencies(ruleset: Ruleset, cards: int) -> tuple[CategoryStat, ...]:
-    """``ruleset``'s categories in order, with their exact N-card frequencies."""
+def frequencies(ruleset: Ruleset, cards: int, counted: Mapping[str, int] | None = None) -> tuple[CategoryStat, ...]:
+    """``ruleset``'s categories in order, with their exact N-card frequencies (``counted`` when
+    they are known already: deals per category)."""
     from ..compiled.counting import category_counts
     from ..compiled.counts import deal_count
 
-    counts: Mapping[str, int] = category_counts(ruleset, cards)
+    counts: Mapping[str, int] = counted if counted is not None else category_counts(ruleset, cards)
     total = deal_count(ruleset, cards)
     return tuple(
         CategoryStat(
@@ -388,7 +389,7 @@ def compare_rulesets(
     game_deals: int | None = None,
 ) -> Diff:
     """Compare ``a`` with ``b`` (see the module docstring); ``cards`` defaults to the hand size."""
-    from .diff_parts import scan_parts
+    from .diff_parts import part_category_counts, scan_parts
     from .flips import flip_census
     from .lowball import lowball_sides
 
@@ -425,8 +426,8 @@ def compare_rulesets(
         b=_side(b),
         cards=dealt,
         settings=settings(a, b),
-        order_a=frequencies(a, dealt),
-        order_b=frequencies(b, dealt),
+        order_a=frequencies(a, dealt, part_category_counts(parts, a, dealt) if parts is not None else None),
+        order_b=frequencies(b, dealt, part_category_counts(parts, b, dealt) if parts is not None else None),
         only_a=tuple(name for name in a.category_names if name not in names_b),
         only_b=tuple(name for name in b.category_names if name not in names_a),
         pattern_changes=pattern_changes,

@@ -20,6 +20,7 @@ from .diff_basis import hand_or_none
 from .diff_types import Representative, Scan
 
 if TYPE_CHECKING:
+    from ..ruleset import Ruleset
     from .flips_judge import PartJudge
 
 EXAMPLE_TRIES = 60  # representatives per end of a category, as the example search tries them
@@ -65,3 +66,28 @@ def scan_parts(judge: PartJudge) -> Scan:
                 found.append((cards, hand_a, hand_b))
         scan.same[category_a] = found
     return scan
+
+
+def part_category_counts(judge: PartJudge, ruleset: Ruleset, cards: int) -> dict[str, int] | None:
+    """How many ``cards``-card deals of ``ruleset``'s deck fall in each category, added up from the
+    parts (each part's size under its category), or None when the census's hands are not those deals:
+    another number of cards, or a common deck that is not ``ruleset``'s whole deck.
+
+    >>> from evaluator import load
+    >>> from evaluator.tools.diff import common_deck
+    >>> from evaluator.tools.flips import flip_census
+    >>> a, b = load("standard"), load("four-flush")
+    >>> _, parts = flip_census(a, b, common_deck(a, b))
+    >>> part_category_counts(parts, b, 5)["four_flush"]
+    99788
+    """
+    space = judge.space
+    if cards != space.size or len(ruleset.deck) != len(space.deck) or set(ruleset.deck) != set(space.deck):
+        return None
+    side = judge.side_a if ruleset is space.a.ruleset else judge.side_b if ruleset is space.b.ruleset else None
+    if side is None:
+        return None
+    counts = dict.fromkeys(ruleset.category_names, 0)
+    for category, size in zip(side.categories, space.part_size.tolist(), strict=True):
+        counts[category] += size
+    return counts

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
+SUITED_KEYS_PER_SLICE = 2048  # (part, suit mask) keys tested at once: about 10 MB of rows
 NO_FREE = -1e4  # the log of no free hand (a rank with more cards than its suits left)
 
 
@@ -188,23 +189,36 @@ class MeetCounter:
         self.flush_index[flushable] = np.arange(len(flushable))
         self.suited_free = np.zeros((len(self.exceptional_size), len(flushable) + 1))
         if len(hands) and len(flushable):
-            span = np.int64(1) << space.ranks
-            key, ways = np.unique(np.repeat(part, self.suits) * span + suit_masks.reshape(-1), return_counts=True)
-            found_part, found_mask = key // span, key % span
-            bounds = np.searchsorted(found_part, np.arange(0, len(self.exceptional_size) + 512, 512))
-            for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
-                if lo == hi:
-                    continue
-                apart = (found_mask[lo:hi, None] & self.rank_mask[flushable][None, :]) == 0
-                weighted = apart * ways[lo:hi, None].astype(np.float64)
-                sums = group_sum(weighted, found_part[lo:hi], 0, len(self.exceptional_size))
-                self.suited_free[:, : len(flushable)] += sums
+            self.suited_free[:, : len(flushable)] = self._suited_free(part, suit_masks, flushable)
         self.overlap = ExceptionalOverlap(space, hands, part, self.exceptional_size, symmetric)
         # the same, added up per class with exceptional parts, and a last row of zeros for the others
         with_exceptions = int(self.col_slot.max()) + 1
         slot = self.col_slot[self.exceptional_class]
         self.class_suited = group_sum(self.suited_free, slot, 0, with_exceptions + 1)
         self.class_exceptional_size = np.bincount(slot, self.exceptional_size, with_exceptions + 1).astype(np.int64)
+
+    def _suited_free(self, part: IntArray, suit_masks: IntArray, flushable: IntArray) -> FloatArray:
+        """(exceptional parts, flushable multisets): pairs of a hand of the part and a one-suited hand
+        of the multiset that share no card, from each hand's rank masks per suit (``suit_masks``).
+
+        A one-suited hand of ranks F in suit s is free of a hand when the hand holds no rank of F in
+        s; the hands of a part hold few distinct masks, so each distinct mask is tested against every
+        multiset once and its rows are added up per part, a slice of keys at a time.
+        """
+        span = np.int64(1) << self.space.ranks
+        key, ways = np.unique(np.repeat(part, self.suits) * span + suit_masks.reshape(-1), return_counts=True)
+        key_part = key // span
+        masks, which = np.unique(key % span, return_inverse=True)
+        # sums of whole numbers stay exact in float32 below 2**24
+        dtype = np.float32 if len(part) * self.suits < 2**24 else np.float64
+        apart = ((masks[:, None] & self.rank_mask[flushable][None, :]) == 0).astype(dtype)
+        result = np.zeros((len(self.exceptional_size), len(flushable)))
+        for start in range(0, len(key), SUITED_KEYS_PER_SLICE):
+            stop = start + SUITED_KEYS_PER_SLICE
+            rows = apart[which[start:stop]]
+            rows *= ways[start:stop, None].astype(dtype)
+            result += group_sum(rows, key_part[start:stop], 0, len(result))
+        return result
 
     @property
     def feasible(self) -> bool:

@@ -118,15 +118,41 @@ def _batch_ready(ruleset: Ruleset, cards: int) -> bool:
     return ruleset.copies == 1 and not ruleset.beats and not game_rules
 
 
-def _batch_outcomes(ruleset: Ruleset, firsts: Sequence[Sequence[Card]], seconds: Sequence[Sequence[Card]]) -> Any:
-    """1 / -1 / 0 per deal (first wins, second wins, tie), ranked in one NumPy batch per side."""
+class _Deals:
+    """Heads-up deals as positions in the common deck: one row per deal, the first hand's
+    ``cards`` positions then the second's (NumPy batches read card numbers from them, no
+    card is looked up deal by deal)."""
+
+    def __init__(self, deck: Sequence[Card], positions: Any, cards: int) -> None:
+        self.deck = deck
+        self.positions = positions
+        self.cards = cards
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def pair(self, number: int) -> HeadsUp:
+        """The two hands of deal ``number``."""
+        row = self.positions[number].tolist()
+        return tuple(self.deck[p] for p in row[: self.cards]), tuple(self.deck[p] for p in row[self.cards :])
+
+    def numbers(self, ruleset: Ruleset, start: int, stop: int) -> tuple[Any, Any]:
+        """The card numbers in ``ruleset``'s deck of deals ``start``..``stop``: first hands, second hands."""
+        import numpy as np
+
+        index = {card: number for number, card in enumerate(ruleset.deck)}
+        ids = np.array([index[card] for card in self.deck], dtype=np.int64)[self.positions[start:stop]]
+        return ids[:, : self.cards], ids[:, self.cards :]
+
+
+def _batch_outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:
+    """1 / -1 / 0 per deal (first wins, second wins, tie), ranked in one NumPy batch per side
+    (``firsts`` and ``seconds``: card numbers in ``ruleset``'s deck, a hand per row)."""
     import numpy as np
 
-    if len(firsts[0]) < ruleset.hand_min:
+    if firsts.shape[1] < ruleset.hand_min:
         return np.zeros(len(firsts), dtype=np.int64)  # no hand on either side: every deal ties
-    index = {card: number for number, card in enumerate(ruleset.deck)}
-    first = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in firsts], dtype=np.int64))
-    second = ruleset.rank_many(np.array([[index[card] for card in hand] for hand in seconds], dtype=np.int64))
+    first, second = ruleset.rank_many(firsts), ruleset.rank_many(seconds)
     if ruleset.qualifier is not None:
         # two hands that do not qualify tie (compare), whatever their values: one value for all
         # of them, below every qualifying value and above no hand (-1)
@@ -140,53 +166,52 @@ def _batch_outcomes(ruleset: Ruleset, firsts: Sequence[Sequence[Card]], seconds:
     return np.sign(first - second)  # no hand (-1) loses to any hand, as _outcome says
 
 
-def _count_changed(
-    a: Ruleset, b: Ruleset, deals: Sequence[HeadsUp], meter: _Progress
-) -> tuple[int, tuple[ChangedDeal, ...]]:
+def _count_changed(a: Ruleset, b: Ruleset, deals: _Deals, meter: _Progress) -> tuple[int, tuple[ChangedDeal, ...]]:
     """How many ``deals`` change their outcome, and the first few that do (in deal order)."""
     examples: list[ChangedDeal] = []
-    cards = len(deals[0][0]) if deals else 0
-    if deals and _batch_ready(a, cards) and _batch_ready(b, cards):
+    if len(deals) and _batch_ready(a, deals.cards) and _batch_ready(b, deals.cards):
         try:
             return _count_in_batches(a, b, deals, meter)
         except RulesetError:
             pass  # R104: a deck too wide for the tables; judged one deal at a time below
     judge, changed = _Judge(a, b), 0
-    for number, (first, second) in enumerate(deals):
-        changed += _changed(judge, first, second, examples)
+    for number in range(len(deals)):
+        changed += _changed(judge, *deals.pair(number), examples)
         meter.update(number + 1)
     return changed, tuple(examples)
 
 
-def _count_in_batches(
-    a: Ruleset, b: Ruleset, deals: Sequence[HeadsUp], meter: _Progress
-) -> tuple[int, tuple[ChangedDeal, ...]]:
+def _count_in_batches(a: Ruleset, b: Ruleset, deals: _Deals, meter: _Progress) -> tuple[int, tuple[ChangedDeal, ...]]:
     """:func:`_count_changed` on the compiled tables, ``BATCH_DEALS`` deals per NumPy batch."""
     examples: list[ChangedDeal] = []
     changed = 0
     for start in range(0, len(deals), BATCH_DEALS):
-        chunk = deals[start : start + BATCH_DEALS]
-        firsts, seconds = [d[0] for d in chunk], [d[1] for d in chunk]
-        outcome_a, outcome_b = _batch_outcomes(a, firsts, seconds), _batch_outcomes(b, firsts, seconds)
+        stop = min(len(deals), start + BATCH_DEALS)
+        outcome_a = _batch_outcomes(a, *deals.numbers(a, start, stop))
+        outcome_b = _batch_outcomes(b, *deals.numbers(b, start, stop))
         differ = (outcome_a != outcome_b).nonzero()[0]
         changed += len(differ)
         for at in differ[: CHANGED_EXAMPLES - len(examples)].tolist():
-            first, second = tuple(map(str, firsts[at])), tuple(map(str, seconds[at]))
-            examples.append(ChangedDeal(first, second, int(outcome_a[at]), int(outcome_b[at])))
-        meter.update(start + len(chunk))
+            first, second = deals.pair(start + at)
+            examples.append(
+                ChangedDeal(tuple(map(str, first)), tuple(map(str, second)), int(outcome_a[at]), int(outcome_b[at]))
+            )
+        meter.update(stop)
     return changed, tuple(examples)
 
 
 def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
     """Enumerate every heads-up deal (each physical card distinct) and count the changed ones."""
-    deals: list[HeadsUp] = []
+    import numpy as np
+
+    rows: list[tuple[int, ...]] = []
     positions = range(len(deck))
     for first in combinations(positions, cards):
         rest = [p for p in positions if p not in first and p > first[0]]
-        first_cards = tuple(deck[p] for p in first)
-        deals.extend((first_cards, tuple(deck[p] for p in second)) for second in combinations(rest, cards))
+        rows.extend(first + second for second in combinations(rest, cards))
+    deals = _Deals(deck, np.array(rows, dtype=np.int64).reshape(len(rows), 2 * cards), cards)
     changed, examples = _count_changed(a, b, deals, _Progress(None, len(deals)))
-    share = changed / len(deals) if deals else 0.0
+    share = changed / len(deals) if len(deals) else 0.0
     return ShowdownShare("exact", cards, len(deck), len(deals), changed, share, examples=examples)
 
 
@@ -194,11 +219,12 @@ def sampled_share(
     a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None
 ) -> ShowdownShare:
     """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
+    import numpy as np
+
     rng = random.Random(seed)
-    deals: list[HeadsUp] = []
-    for _ in range(samples):
-        dealt = rng.sample(deck, 2 * cards)
-        deals.append((tuple(dealt[:cards]), tuple(dealt[cards:])))
+    # positions drawn as rng.sample(deck, ...) draws its cards: the same deals for a seed
+    drawn = [rng.sample(range(len(deck)), 2 * cards) for _ in range(samples)]
+    deals = _Deals(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
     meter = _Progress(progress, samples)
     changed, examples = _count_changed(a, b, deals, meter)
     meter.done()

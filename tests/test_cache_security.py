@@ -503,6 +503,8 @@ def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     )
     assert suitvalue_cache.SUFFIX in diskcache.CACHE_SUFFIXES
     assert table_cache.grown_path(load("standard"), 8).suffix in diskcache.CACHE_SUFFIXES
+    assert table_cache.DIRECT_MAGIC in diskcache.MAGICS
+    assert table_cache.direct_path(load("badugi")).suffix in diskcache.CACHE_SUFFIXES
     assert strategy_cache.MAGIC in diskcache.MAGICS and strategy_cache.SUFFIX in diskcache.CACHE_SUFFIXES
     assert coverage_cache.MAGIC in diskcache.MAGICS and coverage_cache.SUFFIX in diskcache.CACHE_SUFFIXES
 

@@ -32,6 +32,7 @@ from .suittable import (
     grow_plain,
     reaching_never_hurts,
 )
+from .table_cache import cache_enabled, read_direct, write_direct
 
 #: Rows ranked subset by subset at once (enough that the walk's numpy calls are few per row).
 WALK_ROWS = 1 << 13
@@ -154,7 +155,12 @@ class SuitBatch:
         """The per-hand table of hands up to ``hand.size`` cards (built on first use), or None
         when the deck is too big for one (or two cards share a code)."""
         if self._direct is None and self.direct_wanted:
-            self._direct = DirectTable(len(self.codes), self.low, self.size, self.by_reduced_key)
+            tables, cards = self.ranker.tables, len(self.codes)
+            use_cache = cache_enabled()
+            found = read_direct(tables, cards, DirectTable.sizes(self.low, self.size)) if use_cache else None
+            self._direct = DirectTable(cards, self.low, self.size, self.by_reduced_key, found)
+            if found is None and use_cache:
+                write_direct(tables, cards, self._direct.values)
         return self._direct
 
     def hash(self, rank_keys: np.ndarray, suit_keys: np.ndarray) -> np.ndarray:

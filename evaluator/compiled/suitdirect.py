@@ -144,13 +144,24 @@ def colex_combinations(cards: int, size: int) -> list[np.ndarray]:
 class DirectTable:
     """Values of every hand of ``low`` to ``size`` cards of the deck, by colex rank (batch)."""
 
-    def __init__(self, cards: int, low: int, size: int, rank_rows: Callable[[np.ndarray], np.ndarray]) -> None:
+    def __init__(
+        self,
+        cards: int,
+        low: int,
+        size: int,
+        rank_rows: Callable[[np.ndarray], np.ndarray],
+        values: dict[int, np.ndarray] | None = None,
+    ) -> None:
+        """``values``: the table read from the disk cache, when there (else it is built with ``rank_rows``)."""
         self.size = size
         self._work = np.empty((0, 0), dtype=np.int64)
         self.binomials = np.array([[comb(i, j) for i in range(cards)] for j in range(size + 1)], dtype=np.int64)
-        hands = colex_combinations(cards, size)
         self.values: dict[int, np.ndarray] = {}
-        for k in range(max(low, 1), size + 1):
+        if values is not None:
+            self.values = values
+            return
+        hands = colex_combinations(cards, size)
+        for k in self.sizes(low, size):
             rows = hands[k]
             found = np.concatenate(
                 [rank_rows(rows[start : start + BUILD_ROWS]) for start in range(0, len(rows), BUILD_ROWS)]
@@ -160,6 +171,11 @@ class DirectTable:
                 found.min() >= np.iinfo(np.int16).min and found.max() <= np.iinfo(np.int16).max
             )
             self.values[k] = found.astype(np.int16 if narrow else np.int32)
+
+    @staticmethod
+    def sizes(low: int, size: int) -> range:
+        """The hand sizes the table holds."""
+        return range(max(low, 1), size + 1)
 
     def rank(self, columns: np.ndarray) -> np.ndarray:
         """Values of hands given as columns of distinct, checked ids (shape (k, n), ``low <= k <= size``;

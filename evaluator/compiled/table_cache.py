@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -205,6 +206,45 @@ def read_grown(tables: Tables, cards: int) -> tuple[Pair, Pair] | None:
             _check_pair(keys, values, len(tables.strengths))
         return nf, fl
     except Exception:  # noqa: BLE001 - whatever is wrong with the file, the tables are grown again
+        return None
+
+
+DIRECT_MAGIC = b"PRDIRECT"
+
+
+def direct_path(ruleset: Rules) -> Path:
+    """The cache file of ``ruleset``'s per-hand table (``suitdirect.DirectTable``)."""
+    return cache_path(ruleset).with_name(f"{cache_path(ruleset).stem}.direct")
+
+
+def write_direct(tables: Tables, cards: int, values: dict[int, np.ndarray]) -> bool:
+    """Cache the per-hand values of a suit-class ruleset (by colex rank, one array per hand
+    size, a deck of ``cards`` cards), signed like the tables themselves."""
+    fields = dict(_expected_header(tables.ruleset), name=tables.ruleset.name, cards=cards)
+    payload = pack({f"values_{k}": found for k, found in values.items()})
+    return diskcache.write_file(direct_path(tables.ruleset), DIRECT_MAGIC, fields, payload)
+
+
+def read_direct(tables: Tables, cards: int, sizes: range) -> dict[int, np.ndarray] | None:
+    """The per-hand values of hands of ``sizes`` cards from the cache, or None when the file
+    is missing or does not check out (then the table is built again): one array per size,
+    one value per hand of the deck, each a value of the tables (or no hand)."""
+    expected = dict(_expected_header(tables.ruleset), cards=cards)
+    payload = diskcache.read_file(direct_path(tables.ruleset), DIRECT_MAGIC, expected)
+    if payload is None:
+        return None
+    try:
+        arrays = unpack(payload)
+        if set(arrays) != {f"values_{k}" for k in sizes}:
+            raise ValueError("missing sizes")
+        values = {k: arrays[f"values_{k}"] for k in sizes}
+        for k, found in values.items():
+            if found.dtype not in (np.int16, np.int32) or found.shape != (comb(cards, k),):
+                raise ValueError("bad table")
+            if len(found) and (found.max() >= len(tables.strengths) or found.min() < NO_HAND):
+                raise ValueError("value out of range")
+        return values
+    except Exception:  # noqa: BLE001 - whatever is wrong with the file, the table is built again
         return None
 
 

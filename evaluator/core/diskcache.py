@@ -62,11 +62,23 @@ MAGICS = (
     b"PRPATTRN",
     b"PRSUITVL",
     b"PRGROWN1",
+    b"PRDIRECT",
     b"PRSTRATG",
     b"PRCOVERG",
 )
 #: Suffixes of the files this cache writes.
-CACHE_SUFFIXES = (".tables", ".parser", ".return", ".valid", ".memo", ".suits", ".grown", ".strategy", ".coverage")
+CACHE_SUFFIXES = (
+    ".tables",
+    ".parser",
+    ".return",
+    ".valid",
+    ".memo",
+    ".suits",
+    ".grown",
+    ".direct",
+    ".strategy",
+    ".coverage",
+)
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
 TEMP_SUFFIX = ".tmp"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -96,3 +99,31 @@ def test_reading_never_fails_other_than_cleanly(text: str) -> None:
 @given(st.lists(st.sampled_from(evaluator.load("standard").deck), min_size=1, max_size=10, unique=True))
 def test_format_then_parse_round_trips(cards: list[Card]) -> None:
     assert parse_cards(format_cards(cards)) == cards
+
+
+def test_a_card_pickled_in_one_process_is_the_same_dict_key_in_another() -> None:
+    # a card keeps its hash; a string's hash differs between processes (Dask workers unpickle cards)
+    import pickle
+    import subprocess
+    import sys
+
+    blob = pickle.dumps([Card("A", "s"), Card.joker(2)])
+    script = (
+        "import pickle, sys\n"
+        "from evaluator.rules.cards import Card\n"
+        "ace, joker = pickle.loads(sys.stdin.buffer.read())\n"
+        "found = {Card('A', 's'): 1, Card.joker(2): 2}\n"
+        "print(found[ace], found[joker], ace == Card('A', 's'), hash(joker) == hash(Card.joker(2)))\n"
+    )
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script], input=blob, capture_output=True, env=env, check=True)
+        assert done.stdout.decode().split() == ["1", "2", "True", "True"]
+
+
+def test_cards_equal_by_rank_suit_and_joker_number_only() -> None:
+    assert Card("A", "s") == Card("A", "s") and hash(Card("A", "s")) == hash(Card("A", "s"))
+    assert Card("A", "s") != Card("A", "h") and Card.joker(1) != Card.joker(2)
+    assert Card("A", "s") != ("A", "s", 0)
+    assert replace(Card("A", "s"), suit="h") == Card("A", "h")
+    assert hash(replace(Card("A", "s"), suit="h")) == hash(Card("A", "h"))

@@ -14,7 +14,8 @@ legal, depends on the deck, so those checks live with the ruleset.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.errors import CardError, caret, error
 
@@ -57,6 +58,26 @@ class Card:
     rank: str | None
     suit: str | None
     joker_number: int = 0
+    # cards are dict keys in every walk: the hash is computed once (the dataclass's own is a
+    # Python call building a tuple each time)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.joker_number)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.rank == other.rank and self.suit == other.suit and self.joker_number == other.joker_number
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through __init__: a string's hash differs between processes
+        return (Card, (self.rank, self.suit, self.joker_number))
 
     def _order(self) -> tuple[int, str, str]:
         return (self.joker_number, self.rank or "", self.suit or "")

@@ -78,6 +78,7 @@ from .table_layout import (
     card_model,
     value_part,
 )
+from .walkstrength import WalkStrengths
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -123,6 +124,28 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
     )
     nf_words: dict[int, list[int]] = {}
     fl_words: list[int] = []
+    walks = None
+    if model.mode == SUIT_MODE:
+        # every holding class by suit, valued once: the suit tables (suitkey.py); the rank classes
+        # below are among them (walkstrength.py). The valuation is shared with check and stats,
+        # and cached: suitvalue_cache.py
+        sizes = range(low, size + 1)
+
+        def share(k: int) -> Callable[[float], None]:
+            return lambda done: report(0.8 * (k - low + done) / len(sizes))
+
+        walks = [suit_values(ruleset, k, share(k)) for k in sizes]
+    known = WalkStrengths(ruleset, engine, walks) if walks is not None and words is None else None
+
+    def strength_of(cards: list[Card], held: list[Card]) -> tuple[Strength | None, Fill | None]:
+        """The value part of a class's strength, and its fill when it was played here."""
+        if known is not None:
+            found, strength = known.strength(cards, held)
+            if found:
+                return strength, None
+        fill = _fill(engine, cards, held)
+        return _part(fill), fill
+
     for k, rows in small.items():
         unsuited: list[Strength | None] = []
         unsuited_words: list[int] = nf_words.setdefault(k, [])
@@ -131,16 +154,15 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
             wilds = row[wild_digit] if wild_digit >= 0 else 0
             held = wild_cards[:wilds]
             flushable = k == size and all(row[d] <= copies for d in range(natural_digits))
-            by_suit: list[Fill | None] = []
+            by_suit: list[tuple[Strength | None, Fill | None]] = []
             if flushable:
                 for suit in flush_suits:
-                    by_suit.append(_fill(engine, [Card(r, suit) for r in naturals], held))
+                    by_suit.append(strength_of([Card(r, suit) for r in naturals], held))
             if k == size and (len(naturals) <= 1 or one_suit):
-                found = [f for f in by_suit if f is not None] if flushable else []
-                plain_fill = max(found, key=lambda f: value_part(f.strength)) if found else None
+                found = [pair for pair in by_suit if pair[0] is not None] if flushable else []
+                plain, plain_fill = max(found, key=lambda pair: pair[0] or ()) if found else (None, None)
             else:
-                plain_fill = _fill(engine, _spread(naturals, suits), held)
-            plain = _part(plain_fill)
+                plain, plain_fill = strength_of(_spread(naturals, suits), held)
             unsuited.append(plain)
             if words is not None:
                 unsuited_words.append(words.index(_words(ruleset, plain_fill, wilds)))
@@ -148,26 +170,19 @@ def build_tables(ruleset: Rules, progress: Callable[[float], None] | None = None
                 for which in range(len(flush_suits) if keyed else 1):
                     fl_rows.append(row)
                     fl_suit.append(which)
-                    raw_fl.append(_part(by_suit[which]))
+                    raw_fl.append(by_suit[which][0])
                     if words is not None:
-                        fl_words.append(words.index(_words(ruleset, by_suit[which], wilds)))
-            for s in [plain, *map(_part, by_suit)]:
+                        fl_words.append(words.index(_words(ruleset, by_suit[which][1], wilds)))
+            for s in [plain, *(pair[0] for pair in by_suit)]:
                 if s is not None:
                     strengths[s] = None
             done += 1
-            if done % 256 == 0:
+            if done % 256 == 0 and walks is None:  # (the walk's own progress went first)
                 report(0.8 * done / total_classes)
         raw_nf[k] = unsuited
     classes = None
-    if model.mode == SUIT_MODE:
-        # every holding class by suit, valued once: the suit tables (suitkey.py)
-        # (the valuation is shared with check and stats, and cached: suitvalue_cache.py)
-        sizes = range(low, size + 1)
-
-        def share(k: int) -> Callable[[float], None]:
-            return lambda done: report(0.8 * (k - low + done) / len(sizes))
-
-        classes = enumerate_classes(model, [suit_values(ruleset, k, share(k)) for k in sizes])
+    if walks is not None:
+        classes = enumerate_classes(model, walks)
         strengths.update(dict.fromkeys(classes.strengths))
     elif engine.by_suit_class:
         # the rank classes above miss what suits within the hand make (a four

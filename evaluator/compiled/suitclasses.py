@@ -14,7 +14,6 @@ whole five-card deal is valued class by class through the generic evaluator.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations, permutations
 from math import comb, factorial
@@ -66,10 +65,13 @@ def suit_classes(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tup
                 for order in dict.fromkeys(permutations(sets + ((),) * (len(suits) - len(sets)))):
                     yield [card_of[rank, suit] for suit, held in zip(suits, order, strict=False) for rank in held], 1
             else:
-                repeats = Counter(sets)
-                weight = factorial(len(suits)) // factorial(len(suits) - len(sets))
-                for times in repeats.values():
-                    weight //= factorial(times)
+                # equal sets are neighbours (equal sizes come in non-increasing order): the
+                # ways to give them suits divide by the factorial of each run of equal sets
+                repeats, run = 1, 1
+                for before, after in zip(sets, sets[1:], strict=False):
+                    run = run + 1 if after == before else 1
+                    repeats *= run
+                weight = factorial(len(suits)) // factorial(len(suits) - len(sets)) // repeats
                 yield [card_of[rank, suit] for suit, held in zip(suits, sets, strict=False) for rank in held], weight
 
 

@@ -159,6 +159,12 @@ class _Walk:
         # the natural classes come first; the one-wild choices are then made in bulk from their scores
         self.bulk = suitchoice.applies(ruleset, self.engine, cards)
         self.natural_scores: list[Score | None] = []
+        # a holding of no wild card played whole: its one fill, without best()'s masks and subsets
+        self.whole_natural = self.engine.needs_suits and not ruleset.best_subset and cards <= ruleset.hand_size
+        self.wild_ranks = ruleset.wild.ranks
+        # by deck index: the card is no joker and of no wild rank
+        self.natural = [not card.is_joker and card.rank not in self.wild_ranks for card in self.deck]
+        self.outcome_index: dict[tuple[object, ...], int] = {}
 
     def value(self, held: list[Card], weight: int) -> None:
         """Value one holding standing for ``weight`` deals."""
@@ -168,9 +174,13 @@ class _Walk:
             self._choose_in_bulk()
             collecting = False
         self.weights.append(weight)
-        self.held_rows.append(self._indices(held))
+        row = self._indices(held)
+        self.held_rows.append(row)
         try:
-            fill = engine.best(held, engine.candidates(held))
+            if self.whole_natural and all(map(self.natural.__getitem__, row)):
+                fill = engine.natural_fill(held)
+            else:
+                fill = engine.best(held, engine.candidates(held))
         except PokerRulesError as problem:
             self.refused = self.refused or problem.first.message
             self.bulk = self.bulk and not collecting  # a natural class without a score: no bulk choice
@@ -182,14 +192,25 @@ class _Walk:
             self._record(NO_HAND, [])
             return
         classification = fill.classification
-        outcome = Outcome(
-            self.names.index(classification.category.name),
+        # outcomes repeat class after class: looked up by a plain tuple, made once
+        key = (
+            classification.category.name,
             classification.qualifies,
-            tuple(classification.value),
-            tuple(tuple(part) for part in fill.strength),
+            classification.value,
+            fill.strength,
             len(fill.wilds),
         )
-        self._record(self.outcomes.setdefault(outcome, len(self.outcomes)), [*fill.naturals, *fill.played])
+        index = self.outcome_index.get(key)
+        if index is None:
+            outcome = Outcome(
+                self.names.index(classification.category.name),
+                classification.qualifies,
+                tuple(classification.value),
+                tuple(tuple(part) for part in fill.strength),
+                len(fill.wilds),
+            )
+            index = self.outcome_index[key] = self.outcomes.setdefault(outcome, len(self.outcomes))
+        self._record(index, [*fill.naturals, *fill.played])
 
     def _record(self, outcome: int, played: list[Card]) -> None:
         self.found.append(outcome)
@@ -204,6 +225,8 @@ class _Walk:
                 if found[position] < 0:
                     found[position] = by_id[id(card)] = self.deck.setdefault(card, len(self.deck))
                     self.seen.append(card)
+                    if found[position] == len(self.natural):
+                        self.natural.append(not card.is_joker and card.rank not in self.wild_ranks)
         return found
 
     def _choose_in_bulk(self) -> None:

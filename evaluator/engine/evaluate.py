@@ -294,6 +294,12 @@ class Engine:
         played = concrete(self, naturals, choice, flush_suit)
         return self._finish(classification, naturals, wilds, played)
 
+    def natural_fill(self, cards: Sequence[Card]) -> Fill | None:
+        """:meth:`fill` of ``cards`` none of which is wild, when patterns read suits (a walk's
+        natural classes: no mask to build, nothing to sort)."""
+        assert self.needs_suits
+        return self._fill_suited(list(cards), [])
+
     def _fill_suited(self, naturals: list[Card], wilds: list[Card]) -> Fill | None:
         """:meth:`fill` when patterns ask about suits within the hand: every wild
         card becomes a concrete card (the best over every choice)."""

@@ -403,3 +403,33 @@ def test_the_census_parts_are_not_counts_of_a_deck_larger_than_the_common_one(sm
     assert parts is not None
     assert part_category_counts(parts, a, 5) is None
     assert part_category_counts(parts, b, 5) is not None
+
+
+@pytest.mark.parametrize(("a_name", "b_name"), sorted(FAST))
+def test_the_census_is_the_same_in_small_blocks_slices_and_rounds(
+    small: dict[str, Ruleset], a_name: str, b_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the sizes that keep big decks' memory down never bite on a small deck: made small here, so
+    # that blocks read free hands across their bounds, multisets are filed slice by slice and
+    # parts are found mostly by sorting
+    from evaluator.tools import flips_exact, flips_hands, flips_within
+
+    a, b = small[a_name], small[b_name]
+    expected = census_groups(census(a, b, common_deck(a, b)))
+    monkeypatch.setattr(flips_exact, "ROWS_PER_BLOCK", 7)
+    monkeypatch.setattr(flips_within, "HANDS_PER_SLICE", 37)
+    monkeypatch.setattr(flips_hands, "REFERENCE_ROUNDS", 1)
+    result = census(a, b, common_deck(a, b))
+    assert result.method == "exact"
+    assert census_groups(result) == expected
+    assert_examples_meet_and_verify(a, b, result)
+
+
+def test_slices_of_whole_multisets_cover_every_hand_once() -> None:
+    from evaluator.tools.flips_within import _whole_multisets
+
+    multiset = np.array([0, 0, 0, 1, 2, 2, 2, 2, 2, 3, 4, 4])
+    pieces = _whole_multisets(multiset, 4)
+    assert [(p.start, p.stop) for p in pieces] == [(0, 4), (4, 9), (9, 12)]
+    assert [(p.start, p.stop) for p in _whole_multisets(multiset, 100)] == [(0, 12)]
+    assert [(p.start, p.stop) for p in _whole_multisets(multiset, 1)] == [(0, 3), (3, 4), (4, 9), (9, 10), (10, 12)]

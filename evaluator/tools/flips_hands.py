@@ -101,8 +101,8 @@ class HandSpace:
     """Every hand of the common deck, ranked under both rulesets and sorted into classes and parts.
 
     Card ``i`` of ``deck`` has rank ``i // suits`` and suit ``i % suits``.
-    Arrays indexed by hand: ``cards``, ``masks``, ``multiset``, ``klass``,
-    ``part``; by rank multiset: ``counts``; by rank class: ``class_multiset``,
+    Arrays indexed by hand: ``cards``, ``masks``, ``multiset``, ``part``
+    (a hand's rank class is its part's); by rank multiset: ``counts``; by rank class: ``class_multiset``,
     ``class_flush``; by part: ``part_class``, ``part_size``, ``part_hand``
     (one hand of it). Parts are numbered bases first (part ``c`` is the base
     of class ``c``), then the exceptional parts.
@@ -118,7 +118,6 @@ class HandSpace:
     b: Side
     multiset: IntArray  # (hands,) rank multiset index
     counts: IntArray  # (multisets, ranks) cards of each rank
-    klass: IntArray  # (hands,) rank class index
     class_multiset: IntArray
     class_flush: BoolArray
     part: IntArray  # (hands,) part index
@@ -200,16 +199,19 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         masks |= bit[hands[:, column]]
         flush &= hands[:, column] % suits == first_suit
     codes, multiset = _multisets(hands, code, suits)
+    del code, first_suit  # (2.6 million numbers each: the peak of diff's memory is here)
     counts = (codes[:, None] // np.int64(suits + 1) ** np.arange(ranks, dtype=np.int64)) % (suits + 1)
     # rank classes: a multiset, and its one-suited hands apart when it can have any
     flushable = (counts.max(axis=1) <= 1) & (size > 1)
     per_multiset = 1 + flushable.astype(np.int64)
     offset = np.cumsum(per_multiset) - per_multiset
     klass = offset[multiset] + flush
+    del flush
     class_multiset = np.repeat(np.arange(len(counts), dtype=np.int64), per_multiset)
     class_flush = np.zeros(len(class_multiset), dtype=bool)
     class_flush[offset[flushable] + 1] = True
     part, part_class, part_size, part_hand = _parts(klass, side_a.plain, side_b.plain, len(class_multiset))
+    del klass  # a hand's class is its part's
     for side in (side_a, side_b):
         why = _tiebreak_reason(side, class_multiset[part_class], part_hand)
         if why is not None:
@@ -223,9 +225,8 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         masks=masks,
         a=side_a,
         b=side_b,
-        multiset=multiset.astype(np.int64),
+        multiset=multiset.astype(np.int64, copy=False),
         counts=counts,
-        klass=klass,
         class_multiset=class_multiset,
         class_flush=class_flush,
         part=part,
@@ -273,34 +274,75 @@ def _tiebreak_reason(side: Side, part_multiset: IntArray, part_hand: IntArray) -
     return None
 
 
+#: Rounds of taking each class's first hand left as the reference of a part (then the rest is sorted).
+REFERENCE_ROUNDS = 4
+
+
 def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) -> tuple[IntArray, ...]:
-    """Part of every hand (bases first), and per part: its class, size and one hand."""
-    span_a, span_b = int(plain_a.max()) + 1, int(plain_b.max()) + 1
-    if classes * span_a * span_b < 2**62:
-        key = (klass * span_a + plain_a) * span_b + plain_b
-        found, first, inverse, sizes = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
-        found_class = found // (span_a * span_b)
-    else:
-        stacked = np.stack([klass, plain_a, plain_b], axis=1)
-        rows, first, inverse, sizes = np.unique(
-            stacked, axis=0, return_index=True, return_inverse=True, return_counts=True
+    """Part of every hand (bases first), and per part: its class, size and one hand (its first).
+
+    Parts are found without sorting every hand (a hundred megabytes and a quarter second for
+    2.6 million): in each round, the first hand left of every class is the reference of a new
+    part, and the hands of its class with its values (under A and under B) join it; most
+    classes are one or two parts, so after a few rounds the hands left are few and are sorted.
+    """
+    hands = len(klass)
+    part = np.empty(hands, dtype=np.int64)  # numbered as found here, renumbered at the end
+    found: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []  # class, value A, value B, first hand
+    count = 0
+    left: IntArray | None = None  # None: every hand
+    for _ in range(REFERENCE_ROUNDS):
+        if left is not None and len(left) <= hands // 32:
+            break
+        owner = klass if left is None else klass[left]
+        index = np.arange(hands, dtype=np.int64) if left is None else left
+        first_of = np.full(classes, hands, dtype=np.int64)
+        np.minimum.at(first_of, owner, index)
+        present = np.flatnonzero(first_of < hands)
+        number = np.zeros(classes, dtype=np.int64)
+        number[present] = count + np.arange(len(present))
+        reference = first_of[owner]
+        values_a = plain_a if left is None else plain_a[left]
+        values_b = plain_b if left is None else plain_b[left]
+        same = (values_a == plain_a[reference]) & (values_b == plain_b[reference])
+        joined = index[same]
+        part[joined] = number[owner[same]]
+        firsts = first_of[present]
+        found.append((present, plain_a[firsts], plain_b[firsts], firsts))
+        count += len(present)
+        left = index[~same]
+        if len(left) == 0:
+            break
+    if left is not None and len(left):
+        rows, first, inverse = np.unique(
+            np.stack([klass[left], plain_a[left], plain_b[left]], axis=1),
+            axis=0,
+            return_index=True,
+            return_inverse=True,
         )
-        found_class = rows[:, 0]
-    inverse = inverse.reshape(-1)
-    # the base of a class: its largest part (the first found on a tie)
-    order = np.lexsort((np.arange(len(found_class)), -sizes, found_class))
+        part[left] = count + inverse.reshape(-1)
+        found.append((rows[:, 0], rows[:, 1], rows[:, 2], left[first]))
+    part_class, value_a, value_b, first = (np.concatenate(column) for column in zip(*found, strict=True))
+    sizes = np.bincount(part, minlength=len(part_class)).astype(np.int64)
+    # numbered in the order of (class, value under A, value under B), bases first
+    order = np.lexsort((value_b, value_a, part_class))
+    found_class, sizes, first = part_class[order], sizes[order], first[order]
+    # the base of a class: its largest part (the first in that order on a tie)
+    by_size = np.lexsort((np.arange(len(found_class)), -sizes, found_class))
     is_base = np.zeros(len(found_class), dtype=bool)
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = found_class[order][1:] != found_class[order][:-1]
-    is_base[order[starts]] = True
+    starts = np.ones(len(by_size), dtype=bool)
+    starts[1:] = found_class[by_size][1:] != found_class[by_size][:-1]
+    is_base[by_size[starts]] = True
     number = np.empty(len(found_class), dtype=np.int64)
     number[is_base] = found_class[is_base]
     exceptional = np.nonzero(~is_base)[0]
     number[exceptional] = classes + np.arange(len(exceptional))
-    part_class = np.empty(len(found_class), dtype=np.int64)
+    part_class_out = np.empty(len(found_class), dtype=np.int64)
     part_size = np.empty(len(found_class), dtype=np.int64)
     part_hand = np.empty(len(found_class), dtype=np.int64)
-    part_class[number] = found_class
+    part_class_out[number] = found_class
     part_size[number] = sizes
     part_hand[number] = first
-    return number[inverse], part_class, part_size, part_hand
+    renumber = np.empty(len(found_class), dtype=np.int64)
+    renumber[order] = number
+    return renumber[part], part_class_out, part_size, part_hand

@@ -85,7 +85,6 @@ class MeetCounter:
         # an overfull rank weighs far below any product of binomials: exp() of the sum is exactly 0
         log_binomial = np.where(binomial > 0, np.log(np.maximum(binomial, 1.0)), NO_FREE)
         self.log_free = log_binomial[:, counts].transpose(1, 0, 2).reshape(multisets, -1)
-        self.free = self._free_table()
         classes = space.classes
         self.classes = classes
         self.class_multiset = space.class_multiset
@@ -102,20 +101,15 @@ class MeetCounter:
 
     # --- free hands of one multiset against one hand of another -------------------------------
 
-    def _free_table(self) -> np.ndarray:
-        """(multisets, multisets): hands of multiset ``j`` that share no card with one hand of multiset
-        ``i``, built in slices (in the smallest integer type that holds them)."""
-        count = len(self.total)
+    def free_rows(self, start: int, stop: int) -> FreeRows:
+        """T(R1, R2) for R1 among multisets ``start``..``stop`` (a block's) and every R2 (see :class:`FreeRows`)."""
         dtype = np.int16 if int(self.total.max()) < 2**15 else np.int64
-        table = np.empty((count, count), dtype=dtype)
-        for start in range(0, count, 512):
-            marks = self.count_marks[start : start + 512]
-            table[start : start + 512] = np.rint(np.exp(marks @ self.log_free.T))
-        return table
+        rows = np.rint(np.exp(self.count_marks[start:stop] @ self.log_free.T)).astype(dtype)
+        return FreeRows(start, stop, rows, self.total)
 
     # --- whole classes ------------------------------------------------------------------------
 
-    def class_pairs(self, first: IntArray, second: IntArray) -> FloatArray:
+    def class_pairs(self, first: IntArray, second: IntArray, free: FreeRows) -> FloatArray:
         """Ordered pairs of hands that share no card, class ``first[k]`` against class ``second[k]``.
 
         With F one-suited classes, N the others, f "the multiset can be one-suited", T12 the hands
@@ -127,8 +121,8 @@ class MeetCounter:
         s = self.suits
         one, two = self.class_multiset[first], self.class_multiset[second]
         apart = (masks[first] & masks[second]) == 0
-        result: FloatArray = rest[second] * ahead[first] * self.free[one, two]
-        result += rest[first] * back[second] * self.free[two, one]
+        result: FloatArray = rest[second] * ahead[first] * free(one, two)
+        result += rest[first] * back[second] * free(two, one)
         result += sign[first] * sign[second] * (s * (s - 1 + apart))
         return result
 
@@ -147,7 +141,7 @@ class MeetCounter:
     # --- exceptional parts against whole classes ---------------------------------------------
 
     def against_classes(
-        self, size: IntArray, multiset: IntArray, suited: FloatArray, row: IntArray, classes: IntArray
+        self, size: IntArray, multiset: IntArray, suited: FloatArray, row: IntArray, classes: IntArray, free: FreeRows
     ) -> FloatArray:
         """Pair by pair: ``size[k]`` hands of rank multiset ``multiset[k]`` against the whole class
         ``classes[k]``; ``suited[row[k]]`` holds their pairs with the one-suited hands of each
@@ -155,19 +149,20 @@ class MeetCounter:
         :attr:`class_suited` for every exceptional part of a class)."""
         m2 = self.class_multiset[classes]
         one_suited = suited[row, self.flush_index[m2]]
-        every = size * self.free[multiset, m2]
+        every = size * free(multiset, m2)
         return np.where(self.class_flush[classes], one_suited, every - self.flushable[m2] * one_suited)
 
-    def exceptional_against(self, parts: IntArray, classes: IntArray) -> FloatArray:
+    def exceptional_against(self, parts: IntArray, classes: IntArray, free: FreeRows) -> FloatArray:
         """Exceptional part ``parts[k]`` (numbered from 0) against the whole class ``classes[k]``."""
         multiset = self.exceptional_multiset[parts]
-        return self.against_classes(self.exceptional_size[parts], multiset, self.suited_free, parts, classes)
+        return self.against_classes(self.exceptional_size[parts], multiset, self.suited_free, parts, classes, free)
 
-    def exceptions_against(self, owners: IntArray, classes: IntArray) -> FloatArray:
+    def exceptions_against(self, owners: IntArray, classes: IntArray, free: FreeRows) -> FloatArray:
         """Every exceptional part of class ``owners[k]`` (none: 0) against the whole class ``classes[k]``."""
         slot = self.col_slot[owners]  # -1 (no exceptional part) reads the last row: zeros
         multiset = self.class_multiset[owners]
-        return self.against_classes(self.class_exceptional_size[slot], multiset, self.class_suited, slot, classes)
+        sizes = self.class_exceptional_size[slot]
+        return self.against_classes(sizes, multiset, self.class_suited, slot, classes, free)
 
     # --- exceptional parts against each other --------------------------------------------------
 
@@ -246,6 +241,29 @@ class MeetCounter:
         return BlockWeights(self, block)
 
 
+class FreeRows:
+    """T(R1, R2), the hands of multiset R2 that share no card with one hand of R1, for the rank
+    multisets R1 of one block (``start``..``stop``) against every R2; called with R2 in the block
+    instead it answers by symmetry: a pair of hands is counted from either side, so
+    ``total(R1) T(R1, R2) = total(R2) T(R2, R1)`` (whole numbers, divided exactly)."""
+
+    def __init__(self, start: int, stop: int, rows: np.ndarray, total: IntArray) -> None:
+        self.start, self.stop = start, stop
+        self.rows = rows  # (stop - start, multisets)
+        self.total = total
+
+    def __call__(self, first: IntArray, second: IntArray) -> IntArray:
+        """T(first[k], second[k]); one of the two must be a multiset of the block."""
+        mine = (first >= self.start) & (first < self.stop)
+        result = np.empty(len(first), dtype=np.int64)
+        result[mine] = self.rows[first[mine] - self.start, second[mine]]
+        other, own = first[~mine], second[~mine]
+        if ((own < self.start) | (own >= self.stop)).any():
+            raise RuntimeError("internal error: free hands asked for two multisets outside the block")
+        result[~mine] = self.rows[own - self.start, other].astype(np.int64) * self.total[own] // self.total[other]
+        return result
+
+
 class BlockWeights:
     """Ordered pairs of hands that share no card, a block's row parts against every part.
 
@@ -261,6 +279,9 @@ class BlockWeights:
         classes = meet.classes
         self.rows = block.rows(classes)
         self.start = block.start
+        # the block's classes are consecutive, and so are their rank multisets
+        multisets = meet.class_multiset[block.start : block.stop]
+        self.free = meet.free_rows(int(multisets[0]), int(multisets[-1]) + 1)
         self.bases = block.stop - block.start
         self.first_exceptional = block.first_exceptional
         own = np.arange(block.first_exceptional, block.stop_exceptional)
@@ -289,20 +310,20 @@ class BlockWeights:
             one, two = first[pick], part[pick]
             slot = self.row_slot[one - self.start]
             both = _lookup(self.classes_by_class, slot, meet.col_slot[two])
-            whole = meet.class_pairs(one, two) - meet.exceptions_against(one, two)
-            result[pick] = whole - meet.exceptions_against(two, one) + both
+            whole = meet.class_pairs(one, two, self.free) - meet.exceptions_against(one, two, self.free)
+            result[pick] = whole - meet.exceptions_against(two, one, self.free) + both
         # base against exceptional: the exceptional part against the whole class, less its exceptional parts
         pick = np.flatnonzero(base_row & ~base_col)
         if len(pick):
             one, two = first[pick], part[pick] - classes
             taken = _lookup(self.pairs_by_row, self.row_slot[one - self.start], two)
-            result[pick] = meet.exceptional_against(two, one) - taken
+            result[pick] = meet.exceptional_against(two, one, self.free) - taken
         # exceptional against base, the same way round
         pick = np.flatnonzero(~base_row & base_col)
         if len(pick):
             one, two = first[pick] - classes, part[pick]
             taken = _lookup(self.pairs_by_class, one - self.first_exceptional, meet.col_slot[two])
-            result[pick] = meet.exceptional_against(one, two) - taken
+            result[pick] = meet.exceptional_against(one, two, self.free) - taken
         pick = np.flatnonzero(~base_row & ~base_col)
         result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes]
         result[meet.part_multiset[first] == meet.part_multiset[part]] = 0.0

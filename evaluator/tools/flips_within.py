@@ -16,7 +16,6 @@ that has it. Standard against suits-bridge has a few dozen signatures for
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 MAX_SAME_RANKS = 4096  # hands of one rank multiset judged pairwise
+HANDS_PER_SLICE = 1 << 18  # hands of the multisets looked at, filed under their signatures at once
 
 
 @dataclass
@@ -106,11 +106,51 @@ def within_flips(space: HandSpace, judge: PartJudge) -> WithinFlips | None:
     found = WithinFlips()
     if not looked_at.any():
         return found
-    # the hands of the multisets looked at, multiset by multiset, each listed by position
+    # the hands of the multisets looked at, multiset by multiset, each listed by position; a
+    # slice of whole multisets at a time (a million hands at once took a hundred megabytes)
     chosen = np.flatnonzero(looked_at[space.multiset])
+    chosen = chosen[np.argsort(space.multiset[chosen], kind="stable")]
+    features = judge.features()
+    by_signature: dict[bytes, Signature] = {}
+    for piece in _whole_multisets(space.multiset[chosen], HANDS_PER_SLICE):
+        _signatures(space, judge, features, chosen[piece], by_signature)
+    for signature in by_signature.values():
+        _judge_signature(space, judge, signature, found)
+    return found
+
+
+@dataclass
+class Signature:
+    """The multisets whose hands judge alike position by position: the first one's hands, position
+    codes and value columns, and every member's hands (position by position)."""
+
+    hands: IntArray
+    codes: IntArray
+    columns: tuple[np.ndarray, ...]
+    members: list[IntArray] = field(default_factory=list)
+
+
+def _whole_multisets(multiset: IntArray, size: int) -> list[slice]:
+    """Slices of about ``size`` hands of ``multiset`` (sorted) that never cut a multiset in two."""
+    bounds = np.flatnonzero(np.diff(multiset)) + 1
+    pieces, start = [], 0
+    for cut in np.searchsorted(bounds, np.arange(size, len(multiset), size)).tolist():
+        stop = int(bounds[cut]) if cut < len(bounds) else len(multiset)
+        if stop > start:
+            pieces.append(slice(start, stop))
+            start = stop
+    if start < len(multiset):
+        pieces.append(slice(start, len(multiset)))
+    return pieces
+
+
+def _signatures(
+    space: HandSpace, judge: PartJudge, features: IntArray, chosen: IntArray, by_signature: dict[bytes, Signature]
+) -> None:
+    """File the multisets of ``chosen`` (whole multisets, sorted) under their signatures."""
     codes = position_codes(space, chosen)
     multiset = space.multiset[chosen]
-    order = np.argsort(multiset * (int(codes.max()) + 1) + codes, kind="stable")
+    order = np.lexsort((codes, multiset))
     chosen, codes, multiset = chosen[order], codes[order], multiset[order]
     full_a, full_b = (_local_dense(multiset, side.full[chosen]).astype(np.int32) for side in (space.a, space.b))
     # without a suit tie-break the plain values are the full ones
@@ -118,47 +158,38 @@ def within_flips(space: HandSpace, judge: PartJudge) -> WithinFlips | None:
         _local_dense(multiset, side.plain[chosen]).astype(np.int32) if side.tiebreak else full
         for side, full in ((space.a, full_a), (space.b, full_b))
     )
-    columns = (full_a, full_b, plain_a, plain_b, judge.features()[space.part[chosen]].astype(np.int32))
+    columns = (full_a, full_b, plain_a, plain_b, features[space.part[chosen]].astype(np.int32))
     bounds = np.flatnonzero(np.diff(multiset)) + 1
     starts = np.concatenate([[0], bounds, [len(chosen)]])
-    by_signature: dict[bytes, list[tuple[int, int]]] = defaultdict(list)
     for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
         shape = tuple(int(c) for c in space.counts[multiset[lo]][::-1] if c)
         signature = repr(shape).encode() + b"".join(column[lo:hi].tobytes() for column in columns)
-        by_signature[signature].append((lo, hi))
-    for members in by_signature.values():
-        _judge_signature(space, judge, chosen, members, codes, columns, found)
-    return found
+        if signature not in by_signature:
+            by_signature[signature] = Signature(
+                chosen[lo:hi].copy(), codes[lo:hi].copy(), tuple(column[lo:hi].copy() for column in columns)
+            )
+        by_signature[signature].members.append(chosen[lo:hi].copy())
 
 
-def _judge_signature(
-    space: HandSpace,
-    judge: PartJudge,
-    chosen: IntArray,
-    members: list[tuple[int, int]],
-    codes: IntArray,
-    columns: tuple[np.ndarray, ...],
-    found: WithinFlips,
-) -> None:
+def _judge_signature(space: HandSpace, judge: PartJudge, signature: Signature, found: WithinFlips) -> None:
     """Judge the pairs of one signature (on its first multiset) and count them once per member."""
-    lo, hi = members[0]
-    hands = chosen[lo:hi]
+    hands = signature.hands
     parts = space.part[hands]
-    full_a, full_b, plain_a, plain_b = (column[lo:hi].astype(np.int64) for column in columns[:4])
+    full_a, full_b, plain_a, plain_b = (column.astype(np.int64) for column in signature.columns[:4])
     suit_tie = np.zeros((len(hands), len(hands)), dtype=bool)
     if judge.tiebreak_a:
         suit_tie |= plain_a[:, None] == plain_a[None, :]
     if judge.tiebreak_b:
         suit_tie |= plain_b[:, None] == plain_b[None, :]
-    code = codes[lo:hi]
+    code = signature.codes
     apart = (code[:, None] & code[None, :]) == 0  # the two hands share no card
     first, second, keys = judge.flips(parts, parts, (full_a, full_a, full_b, full_b), apart, suit_tie)
     if len(first) == 0:
         return
     present, counts = np.unique(keys, return_counts=True)
-    member_hands = np.stack([chosen[start:stop] for start, stop in members])  # position i of every member
+    member_hands = np.stack(signature.members)  # position i of every member
     for group_key, count in zip(present.tolist(), counts.tolist(), strict=True):
-        found.counts[group_key] = found.counts.get(group_key, 0) + count * len(members)
+        found.counts[group_key] = found.counts.get(group_key, 0) + count * len(signature.members)
         pick = int(np.flatnonzero(keys == group_key)[0])
         i, j = first[pick], second[pick]
         # the member whose first hand is strongest under A makes the example

@@ -150,8 +150,10 @@ class _Walk:
         # card's hash is a Python call), each kept alive so that its id stays its own
         self.by_id: dict[int, int] = {}
         self.seen: list[Card] = []
-        self.held_rows: list[list[int]] = []
-        self.played_rows: list[list[int]] = []
+        # rows of card indices laid end to end (the played ones padded with -1): a few long lists
+        # of small ints, not a list per class for the cycle collector to walk afterwards
+        self.held_flat: list[int] = []
+        self.played_flat: list[int] = []
         self.weights: list[int] = []
         self.found: list[int] = []
         self.outcomes: dict[Outcome, int] = {}
@@ -175,7 +177,7 @@ class _Walk:
             collecting = False
         self.weights.append(weight)
         row = self._indices(held)
-        self.held_rows.append(row)
+        self.held_flat.extend(row)
         try:
             if self.whole_natural and all(map(self.natural.__getitem__, row)):
                 fill = engine.natural_fill(held)
@@ -214,7 +216,9 @@ class _Walk:
 
     def _record(self, outcome: int, played: list[Card]) -> None:
         self.found.append(outcome)
-        self.played_rows.append(self._indices(played))
+        indices = self._indices(played)
+        self.played_flat.extend(indices)
+        self.played_flat.extend([-1] * (self.cards - len(indices)))
 
     def _indices(self, cards: list[Card]) -> list[int]:
         """Each card's index in the walk's deck (a card first seen is added to it)."""
@@ -231,7 +235,7 @@ class _Walk:
 
     def _choose_in_bulk(self) -> None:
         scores = self.natural_scores
-        naturals = np.array(self.held_rows[: len(scores)], dtype=np.int64).reshape(-1, self.cards)
+        naturals = np.array(self.held_flat[: len(scores) * self.cards], dtype=np.int64).reshape(-1, self.cards)
         self.engine.wild_choices = suitchoice.one_wild_choices(
             self.ruleset, self.engine, list(self.deck), naturals, scores
         )
@@ -240,16 +244,13 @@ class _Walk:
     def values(self) -> SuitValues:
         """What was valued, as arrays."""
         cards = self.cards
-        played = np.full((len(self.played_rows), cards), -1, dtype=np.int16)
-        for row, items in enumerate(self.played_rows):
-            played[row, : len(items)] = items
         return SuitValues(
             cards,
             list(self.deck),
-            np.array(self.held_rows, dtype=np.int16).reshape(-1, cards),
+            np.array(self.held_flat, dtype=np.int16).reshape(-1, cards),
             np.array(self.weights, dtype=np.int64),
             np.array(self.found, dtype=np.int32),
-            played,
+            np.array(self.played_flat, dtype=np.int16).reshape(-1, cards),
             list(self.outcomes),
             self.refused,
         )

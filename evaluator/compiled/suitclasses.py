@@ -98,9 +98,11 @@ def _rank_sets(ranks: tuple[str, ...], sizes: tuple[int, ...]) -> Iterator[tuple
         yield ()
         return
     first, rest = sizes[0], sizes[1:]
+    tails = list(_rank_sets(ranks, rest))  # the same for every first set: made once
+    same_size = bool(rest) and rest[0] == first
     for chosen in combinations(ranks, first):
-        for tail in _rank_sets(ranks, rest):
-            if tail and len(tail[0]) == first and tail[0] > chosen:
+        for tail in tails:
+            if same_size and tail[0] > chosen:
                 continue
             yield (chosen, *tail)
 

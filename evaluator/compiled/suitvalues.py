@@ -178,11 +178,9 @@ class _Walk:
         self.weights.append(weight)
         row = self._indices(held)
         self.held_flat.extend(row)
+        whole = self.whole_natural and all(map(self.natural.__getitem__, row))
         try:
-            if self.whole_natural and all(map(self.natural.__getitem__, row)):
-                fill = engine.natural_fill(held)
-            else:
-                fill = engine.best(held, engine.candidates(held))
+            fill = engine.natural_fill(held) if whole else engine.best(held, engine.candidates(held))
         except PokerRulesError as problem:
             self.refused = self.refused or problem.first.message
             self.bulk = self.bulk and not collecting  # a natural class without a score: no bulk choice
@@ -212,11 +210,12 @@ class _Walk:
                 len(fill.wilds),
             )
             index = self.outcome_index[key] = self.outcomes.setdefault(outcome, len(self.outcomes))
-        self._record(index, [*fill.naturals, *fill.played])
+        # a whole natural holding plays its own cards, in its own order
+        self._record(index, row if whole else self._indices([*fill.naturals, *fill.played]))
 
-    def _record(self, outcome: int, played: list[Card]) -> None:
+    def _record(self, outcome: int, indices: list[int]) -> None:
+        """File a holding's outcome and the deck indices of the cards it plays."""
         self.found.append(outcome)
-        indices = self._indices(played)
         self.played_flat.extend(indices)
         self.played_flat.extend([-1] * (self.cards - len(indices)))
 

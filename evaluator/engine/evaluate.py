@@ -93,12 +93,15 @@ class Engine:
         self.suit_reading = [i for i, c in enumerate(ruleset.categories) if needs_suits(c.pattern)]
         self.suit_blind = [(i, c) for i, c in enumerate(ruleset.categories) if i not in self.suit_reading]
         self._first_plain = lru_cache(maxsize=1 << 16)(self._find_first_plain)
+        # the groups and run of rank values: a suit walk meets each rank multiset many times
+        self._shape = lru_cache(maxsize=1 << 16)(self._find_shape)
 
     def forget_classes(self) -> None:
         """Drop what the engine remembers of hand classes: a walk of every suit class fills its
         memos with a few hundred MB that nothing after the walk reads again."""
         self.classify.cache_clear()
         self._first_plain.cache_clear()
+        self._shape.cache_clear()
         self.__dict__.pop("_best_suited", None)  # a fresh memo on next use
         if self.scores is not None:
             self.scores.clear()
@@ -110,12 +113,17 @@ class Engine:
     ) -> HandClass:
         """Build the :class:`HandClass` of rank values (high to low), a flush suit,
         the number of wild cards among them and (when patterns ask) the suits held."""
+        groups, run_top = self._shape(ranks)
+        return HandClass(ranks, groups, flush_suit, run_top, wilds=wilds, suited=suited)
+
+    def _find_shape(self, ranks: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int | None]:
+        """(groups, run top) of rank values high to low: (count, rank) pairs, larger groups first,
+        higher ranks first within a size (no two groups share a rank)."""
         counts: dict[int, int] = {}
         for rank in ranks:
             counts[rank] = counts.get(rank, 0) + 1
-        # larger groups first, higher ranks first within a size (no two groups share a rank)
         groups = tuple(sorted([(count, rank) for rank, count in counts.items()], reverse=True))
-        return HandClass(ranks, groups, flush_suit, self._run_top(ranks, len(counts)), wilds=wilds, suited=suited)
+        return groups, self._run_top(ranks, len(counts))
 
     def suited_of(self, cards: Sequence[Card]) -> Suited:
         """The suits ``cards`` hold, each with its rank values high to low, in a

@@ -79,7 +79,7 @@ def part_category_counts(judge: PartJudge, ruleset: Ruleset, cards: int) -> dict
     >>> a, b = load("standard"), load("four-flush")
     >>> _, parts = flip_census(a, b, common_deck(a, b))
     >>> part_category_counts(parts, b, 5)["four_flush"]
-    99788
+    76620
     """
     space = judge.space
     if cards != space.size or len(ruleset.deck) != len(space.deck) or set(ruleset.deck) != set(space.deck):

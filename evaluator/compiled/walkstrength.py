@@ -102,10 +102,15 @@ class WalkStrengths:
         cards = [*naturals, *wilds]
         if self.engine.wild_mask(cards) != [False] * len(naturals) + [True] * len(wilds):
             return False, None
-        masks = np.zeros((1, len(self.suits)), dtype=np.int64)
+        # the key of _keys, in plain ints (one hand: NumPy's calls would cost more than the work)
+        masks = [0] * len(self.suits)
         for card in naturals:
-            masks[0, self.suits.index(card.suit or "")] |= 1 << self.rank_of[card.rank or ""]
-        key = int(self._keys(masks, np.array([len(wilds)]))[0])
+            masks[self.suits.index(card.suit or "")] |= 1 << self.rank_of[card.rank or ""]
+        if not self.names_matter:
+            masks.sort(reverse=True)
+        key = len(wilds)
+        for mask in masks:
+            key = (key << len(self.ranks)) | mask
         if key not in self.found:
             return False, None
         return True, self.found[key]

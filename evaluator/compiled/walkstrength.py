@@ -13,7 +13,7 @@ most of freak-hands' rank-class step.
 A hand is looked up only when it is exactly such a class: every card in the
 deck, the jokers wild and held as the walk holds them, no other card wild, and
 every card played (no ``hand.best_subset`` choice among subsets). Anything else
-is answered ``None`` and played through the evaluator as before.
+is answered "not found" and played through the evaluator as before.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ class WalkStrengths:
         self.ranks = [rank for rank in ruleset.deck_ranks if rank not in ruleset.wild.ranks]
         self.rank_of = {rank: i for i, rank in enumerate(self.ranks)}
         self.deck = set(ruleset.deck)
+        self.jokers = [Card.joker(n + 1) for n in range(ruleset.jokers)]  # as the walk and the build hold them
         self.names_matter: bool = engine.flush_needs_suit
         self.usable = (
             not ruleset.best_subset
@@ -95,9 +96,9 @@ class WalkStrengths:
     def strength(self, naturals: Sequence[Card], wilds: Sequence[Card]) -> tuple[bool, Strength | None]:
         """(found, the value part of the strength) of ``naturals`` and wild jokers ``wilds``,
         as the walk valued them; (False, None) when the hand is not a walked class."""
-        if not self.usable or len(wilds) > self.ruleset.jokers or any(card not in self.deck for card in naturals):
+        if not self.usable or list(wilds) != self.jokers[: len(wilds)]:  # (more wilds than jokers differ too)
             return False, None
-        if wilds != [Card.joker(n + 1) for n in range(len(wilds))]:
+        if any(card not in self.deck for card in naturals):
             return False, None
         cards = [*naturals, *wilds]
         if self.engine.wild_mask(cards) != [False] * len(naturals) + [True] * len(wilds):

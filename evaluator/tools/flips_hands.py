@@ -299,14 +299,14 @@ def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) 
         first_of = np.full(classes, hands, dtype=np.int64)
         np.minimum.at(first_of, owner, index)
         present = np.flatnonzero(first_of < hands)
-        number = np.zeros(classes, dtype=np.int64)
-        number[present] = count + np.arange(len(present))
+        new_part = np.zeros(classes, dtype=np.int64)  # by class: the part its reference starts
+        new_part[present] = count + np.arange(len(present))
         reference = first_of[owner]
         values_a = plain_a if left is None else plain_a[left]
         values_b = plain_b if left is None else plain_b[left]
         same = (values_a == plain_a[reference]) & (values_b == plain_b[reference])
         joined = index[same]
-        part[joined] = number[owner[same]]
+        part[joined] = new_part[owner[same]]
         firsts = first_of[present]
         found.append((present, plain_a[firsts], plain_b[firsts], firsts))
         count += len(present)

@@ -14,13 +14,13 @@ whole five-card deal is valued class by class through the generic evaluator.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, permutations
 from math import comb, factorial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.errors import CardError, error
-from ..engine.evaluate import engine_for
+from ..engine.evaluate import ClassKey, Engine, engine_for
 from ..rules.cards import Card
 
 if TYPE_CHECKING:
@@ -44,6 +44,14 @@ def natural_ranks(ruleset: Rules) -> tuple[str, ...]:
     return tuple(rank for rank in reversed(ruleset.rank_symbols) if rank in ruleset.deck_ranks and rank not in wild)
 
 
+class RankSet(NamedTuple):
+    """The ranks one suit holds in a class, with what a walk reads of them, made once per set."""
+
+    symbols: tuple[str, ...]  # high first
+    values: tuple[int, ...]  # the evaluator's rank values, high first
+    cards: tuple[tuple[Card, ...], ...]  # the set's cards in each suit of the deck, by suit index
+
+
 def suit_classes(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tuple[list[Card], int]]:
     """Every set of ``cards`` natural cards up to a renaming of suits, with how many sets it stands for.
 
@@ -55,24 +63,56 @@ def suit_classes(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tup
     >>> sum(weight for _, weight in suit_classes(load("standard"), 3, False))
     22100
     """
+    for sets, weight in class_sets(ruleset, cards, names_matter):
+        yield held_cards(sets), weight
+
+
+def class_sets(ruleset: Rules, cards: int, names_matter: bool) -> Iterator[tuple[tuple[RankSet, ...], int]]:
+    """:func:`suit_classes` as the rank set of each suit (the ``i``-th set is held in the deck's
+    ``i``-th suit; with ``names_matter`` every suit has one, empty or not)."""
     ranks = natural_ranks(ruleset)
     suits = tuple(ruleset.suits)
     # one Card object per card, reused: the walks that follow look cards up by the thousand
     card_of = {(rank, suit): Card(rank, suit) for rank in ranks for suit in suits}
+    value_of = {symbol: value for value, symbol in enumerate(ruleset.rank_symbols)}
+    made: dict[tuple[str, ...], RankSet] = {}
+
+    def rank_set(symbols: tuple[str, ...]) -> RankSet:
+        found = made.get(symbols)
+        if found is None:
+            values = tuple(sorted((value_of[rank] for rank in symbols), reverse=True))
+            held = tuple(tuple(card_of[rank, suit] for rank in symbols) for suit in suits)
+            found = made[symbols] = RankSet(symbols, values, held)
+        return found
+
+    # the ways to give a class's sets suits: the arrangements of that many suits, divided by the
+    # factorial of each run of equal sets (equal sizes come in non-increasing order: neighbours)
+    arrangements = [factorial(len(suits)) // factorial(len(suits) - used) for used in range(len(suits) + 1)]
     for sizes in _partitions(cards, len(suits), min(cards, len(ranks))):
-        for sets in _rank_sets(ranks, sizes):
+        for sets, repeats, _ in _rank_sets(ranks, sizes, rank_set):
             if names_matter:
-                for order in dict.fromkeys(permutations(sets + ((),) * (len(suits) - len(sets)))):
-                    yield [card_of[rank, suit] for suit, held in zip(suits, order, strict=False) for rank in held], 1
+                empty = rank_set(())
+                for order in dict.fromkeys(permutations(sets + (empty,) * (len(suits) - len(sets)))):
+                    yield order, 1
             else:
-                # equal sets are neighbours (equal sizes come in non-increasing order): the
-                # ways to give them suits divide by the factorial of each run of equal sets
-                repeats, run = 1, 1
-                for before, after in zip(sets, sets[1:], strict=False):
-                    run = run + 1 if after == before else 1
-                    repeats *= run
-                weight = factorial(len(suits)) // factorial(len(suits) - len(sets)) // repeats
-                yield [card_of[rank, suit] for suit, held in zip(suits, sets, strict=False) for rank in held], weight
+                yield sets, arrangements[len(sets)] // repeats
+
+
+def held_cards(sets: tuple[RankSet, ...]) -> list[Card]:
+    """The cards of a class given as :func:`class_sets` does, suit by suit."""
+    held: list[Card] = []
+    for suit, rank_set in enumerate(sets):
+        held += rank_set.cards[suit]
+    return held
+
+
+def sets_class_key(engine: Engine, held: list[Card], sets: tuple[RankSet, ...]) -> ClassKey:
+    """The engine's :meth:`~.Engine.class_key` of a natural class, read from its rank sets (what a
+    walk would otherwise work out card by card)."""
+    ranks = tuple(sorted([value for rank_set in sets for value in rank_set.values], reverse=True))
+    suited = engine.suited_from(zip(engine.ruleset.suits, [rank_set.values for rank_set in sets], strict=False))
+    flush_suit = held[0].suit if len(held) == engine.size and len(suited) == 1 else None
+    return ranks, flush_suit, 0, suited
 
 
 def class_count(ruleset: Rules, cards: int) -> int:
@@ -92,19 +132,26 @@ def _partitions(total: int, parts: int, largest: int) -> Iterator[tuple[int, ...
             yield (first, *rest)
 
 
-def _rank_sets(ranks: tuple[str, ...], sizes: tuple[int, ...]) -> Iterator[tuple[tuple[str, ...], ...]]:
-    """One rank set per size; sets of equal size in non-increasing order (a renaming of suits)."""
+def _rank_sets(
+    ranks: tuple[str, ...], sizes: tuple[int, ...], rank_set: Callable[[tuple[str, ...]], RankSet]
+) -> Iterator[tuple[tuple[RankSet, ...], int, int]]:
+    """One rank set per size; sets of equal size in non-increasing order (a renaming of suits).
+
+    Each comes with the product of the factorials of its runs of equal sets, and the length of
+    its first run (what that product grows by when a set equal to the first is put before it)."""
     if not sizes:
-        yield ()
+        yield (), 1, 0
         return
     first, rest = sizes[0], sizes[1:]
-    tails = list(_rank_sets(ranks, rest))  # the same for every first set: made once
+    tails = list(_rank_sets(ranks, rest, rank_set))  # the same for every first set: made once
     same_size = bool(rest) and rest[0] == first
     for chosen in combinations(ranks, first):
-        for tail in tails:
-            if same_size and tail[0] > chosen:
+        made = rank_set(chosen)
+        for tail, repeats, tail_run in tails:
+            if same_size and tail[0].symbols > chosen:
                 continue
-            yield (chosen, *tail)
+            run = tail_run + 1 if tail and tail[0] is made else 1
+            yield (made, *tail), repeats * run, run
 
 
 def supported(ruleset: Rules, cards: int) -> str | None:
@@ -136,6 +183,13 @@ def holdings(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int]]:
     takes the first ``j`` of them; jokers that are not wild make a holding that
     cannot play (kept, so that the weights add up to every deal).
     """
+    for held, weight, _ in holdings_by_sets(ruleset, cards):
+        yield held, weight
+
+
+def holdings_by_sets(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int, tuple[RankSet, ...] | None]]:
+    """:func:`holdings`, each with its rank sets by suit (see :func:`class_sets`) when it holds
+    natural cards only (no joker, no card of a wild rank), else None."""
     jokers = [Card.joker(n) for n in range(1, ruleset.jokers + 1)]
     wild = [
         *(jokers if ruleset.wild.jokers else []),
@@ -147,5 +201,5 @@ def holdings(ruleset: Rules, cards: int) -> Iterator[tuple[list[Card], int]]:
         for held_wild in range(min(len(wild), cards - held_dead) + 1):
             ways = comb(len(dead), held_dead) * comb(len(wild), held_wild)
             extra = dead[:held_dead] + wild[:held_wild]
-            for naturals, weight in suit_classes(ruleset, cards - held_dead - held_wild, names_matter):
-                yield naturals + extra, ways * weight
+            for sets, weight in class_sets(ruleset, cards - held_dead - held_wild, names_matter):
+                yield held_cards(sets) + extra, ways * weight, None if extra else sets

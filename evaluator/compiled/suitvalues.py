@@ -29,7 +29,7 @@ from ..engine.evaluate import Score, engine_for, score_of
 from ..rules.cards import Card
 from . import suitchoice
 from .counts import deal_count
-from .suitclasses import holdings, require_supported
+from .suitclasses import RankSet, holdings_by_sets, require_supported, sets_class_key
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -119,17 +119,21 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
     engine.memo_classes = ruleset.best_subset or cards > ruleset.hand_size
     looked_up = ruleset.wild.any and not (walk.bulk and ruleset.jokers == 1)
     engine.scores = {} if looked_up and not engine.memo_classes else None
-    try:
-        with collector_paused():
-            for held, weight in holdings(ruleset, cards):
+    # the memos are dropped before the collector runs again: it would only traverse them
+    with collector_paused():
+        try:
+            for held, weight, sets in holdings_by_sets(ruleset, cards):
                 seen += weight
-                walk.value(held, weight)
+                walk.value(held, weight, sets)
                 if progress is not None and len(walk.weights) % 2048 == 0:
                     progress(min(seen / deals, 0.99))
-    finally:
-        engine.forget_classes()
-        engine.memo_classes, engine.scores = True, None  # the walk's memos: the largest part of a cold check's memory
-        engine.wild_choices = None
+        finally:
+            engine.forget_classes()
+            engine.memo_classes, engine.scores = (
+                True,
+                None,
+            )  # the walk's memos: the largest part of a cold check's memory
+            engine.wild_choices = None
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
     if progress is not None:
@@ -163,24 +167,25 @@ class _Walk:
         self.natural_scores: list[Score | None] = []
         # a holding of no wild card played whole: its one fill, without best()'s masks and subsets
         self.whole_natural = self.engine.needs_suits and not ruleset.best_subset and cards <= ruleset.hand_size
-        self.wild_ranks = ruleset.wild.ranks
-        # by deck index: the card is no joker and of no wild rank
-        self.natural = [not card.is_joker and card.rank not in self.wild_ranks for card in self.deck]
         self.outcome_index: dict[tuple[object, ...], int] = {}
 
-    def value(self, held: list[Card], weight: int) -> None:
-        """Value one holding standing for ``weight`` deals."""
+    def value(self, held: list[Card], weight: int, sets: tuple[RankSet, ...] | None) -> None:
+        """Value one holding standing for ``weight`` deals (``sets``: its rank sets by suit when it
+        holds natural cards only)."""
         engine = self.engine
+        whole = self.whole_natural and sets is not None
         collecting = self.bulk and engine.wild_choices is None
-        if collecting and any(card.is_joker for card in held):
+        if collecting and sets is None and any(card.is_joker for card in held):
             self._choose_in_bulk()
             collecting = False
         self.weights.append(weight)
         row = self._indices(held)
         self.held_flat.extend(row)
-        whole = self.whole_natural and all(map(self.natural.__getitem__, row))
         try:
-            fill = engine.natural_fill(held) if whole else engine.best(held, engine.candidates(held))
+            if whole and sets is not None:
+                fill = engine.natural_fill(held, sets_class_key(engine, held, sets))
+            else:
+                fill = engine.best(held, engine.candidates(held))
         except PokerRulesError as problem:
             self.refused = self.refused or problem.first.message
             self.bulk = self.bulk and not collecting  # a natural class without a score: no bulk choice
@@ -228,8 +233,6 @@ class _Walk:
                 if found[position] < 0:
                     found[position] = by_id[id(card)] = self.deck.setdefault(card, len(self.deck))
                     self.seen.append(card)
-                    if found[position] == len(self.natural):
-                        self.natural.append(not card.is_joker and card.rank not in self.wild_ranks)
         return found
 
     def _choose_in_bulk(self) -> None:

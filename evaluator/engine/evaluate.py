@@ -132,12 +132,16 @@ class Engine:
         value_of = self.value_of
         for card in cards:
             by_suit.setdefault(card.suit or "", []).append(value_of[card.rank or ""])
+        return self.suited_from([(suit, tuple(sorted(values, reverse=True))) for suit, values in by_suit.items()])
+
+    def suited_from(self, held: Iterable[tuple[str, tuple[int, ...]]]) -> Suited:
+        """:meth:`suited_of` from each suit's rank values, high to low (empty suits are skipped)."""
         if not self.flush_needs_suit:
             # the same order without names: bigger suits first, then higher ranks (one sort, no key
             # function: this runs for every suit class a check or a count walks)
-            held = sorted([(len(values), sorted(values, reverse=True)) for values in by_suit.values()], reverse=True)
-            return tuple([("", tuple(values)) for _, values in held])
-        items = [(suit, tuple(sorted(values, reverse=True))) for suit, values in by_suit.items()]
+            ordered = sorted([(len(values), values) for _, values in held if values], reverse=True)
+            return tuple([("", values) for _, values in ordered])
+        items = [(suit, values) for suit, values in held if values]
         return tuple(sorted(items, key=lambda item: (-len(item[1]), tuple(-v for v in item[1]), item[0])))
 
     def _run_top(self, ranks: tuple[int, ...], distinct: int) -> int | None:
@@ -302,26 +306,27 @@ class Engine:
         played = concrete(self, naturals, choice, flush_suit)
         return self._finish(classification, naturals, wilds, played)
 
-    def natural_fill(self, cards: Sequence[Card]) -> Fill | None:
+    def natural_fill(self, cards: Sequence[Card], key: ClassKey | None = None) -> Fill | None:
         """:meth:`fill` of ``cards`` none of which is wild, when patterns read suits (a walk's
-        natural classes: no mask to build, nothing to sort)."""
+        natural classes: no mask to build, nothing to sort); ``key``, when the caller has it, is
+        their :meth:`class_key`."""
         assert self.needs_suits
-        return self._fill_suited(list(cards), [])
+        classification = self._classify_key(self.class_key(cards, 0) if key is None else key)
+        return None if classification is None else self._finish(classification, cards, [], [])
 
     def _fill_suited(self, naturals: list[Card], wilds: list[Card]) -> Fill | None:
         """:meth:`fill` when patterns ask about suits within the hand: every wild
         card becomes a concrete card (the best over every choice)."""
         wilds.sort(key=self._wild_order)
         if not wilds:
-            classification = self._classify_cards(naturals, 0)
-            return None if classification is None else self._finish(classification, naturals, [], [])
+            return self.natural_fill(naturals)
         best = self._best_suited(tuple(sorted(naturals, key=str)), len(wilds))
         if best is None:
             return None
         choice, classification = best
         return self._finish(classification, naturals, wilds, list(choice))
 
-    def _class_key(self, cards: Sequence[Card], wilds: int) -> ClassKey:
+    def class_key(self, cards: Sequence[Card], wilds: int) -> ClassKey:
         """What :meth:`classify` takes for ``cards``: rank values high to low, the flush suit,
         the wild count and the suits held."""
         value_of = self.value_of
@@ -331,7 +336,7 @@ class Engine:
         return ranks, flush_suit, wilds, suited
 
     def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
-        return self._classify_key(self._class_key(cards, wilds))
+        return self._classify_key(self.class_key(cards, wilds))
 
     def _classify_key(self, key: ClassKey) -> Classification | None:
         """:meth:`classify` of ``key``, through the memo unless a walk turned it off; a walk that
@@ -346,7 +351,7 @@ class Engine:
     def _score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
         """(qualifies, score) of ``cards``: from the walk's small memo of scores when it keeps one
         (``scores``), else from their classification."""
-        key = self._class_key(cards, wilds)
+        key = self.class_key(cards, wilds)
         if self.scores is not None and key in self.scores:
             return self.scores[key]
         return score_of(self._classify_key(key))
@@ -366,7 +371,7 @@ class Engine:
         allowed = None
         if rules.wild.plays_as_ranks is not None:
             allowed = frozenset(rules.wild.plays_as_ranks)
-        held = Counter(naturals)
+        held = Counter(naturals) if not rules.wild.duplicates else None
         if not self.flush_needs_suit:
             # suits no natural card holds are interchangeable: n wild cards need at most n of them
             # (one is not enough: two wilds in two free suits make a hand of more suits)
@@ -374,28 +379,33 @@ class Engine:
             deck = [card for card in deck if card.suit not in free[wild_count:]]
         best: tuple[Card, ...] | None = None
         best_key: Score | None = None
+        best_found: Classification | None = None  # the best's classification, when it was made
         # no pattern reads how many wild cards play: each choice is scored (and kept) as the
-        # natural hand it makes, once, and only the best is told its wild cards
+        # natural hand it makes, once, and only the best is told its wild cards; a lone choice
+        # is classified at once (it is the best, if it plays)
         counted = wild_count if self.reads_wilds else 0
         for choice in combinations_with_replacement(deck, wild_count):
             restricted = allowed is not None and any(card.rank not in allowed for card in choice)
             if restricted and rules.wild.plays_as_hands is None:
                 continue
             cards = list(naturals) + list(choice)
-            if not rules.wild.duplicates and any(held[card] + choice.count(card) > rules.copies for card in choice):
+            if held is not None and any(held[card] + choice.count(card) > rules.copies for card in choice):
                 five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
                 if not five_of_a_kind:
                     continue
-            if restricted:  # the whole hand must be one the wild card may make
+            found = None
+            if restricted or hinted is not None:
                 found = self._classify_cards(cards, counted)
-                key = score_of(found) if found is not None and whole_hand_allows(rules, found) else None
+                # a restricted wild card: the whole hand must be one the wild card may make
+                allows = found is not None and (not restricted or whole_hand_allows(rules, found))
+                key = score_of(found) if allows else None
             else:
                 key = self._score_cards(cards, counted)
             if key is not None and (best_key is None or key > best_key):
-                best, best_key = choice, key
+                best, best_key, best_found = choice, key, found
         if best is None:
             return None
-        found = self._classify_cards(list(naturals) + list(best), counted)
+        found = best_found or self._classify_cards(list(naturals) + list(best), counted)
         assert found is not None  # it was scored
         if counted != wild_count:
             found = replace(found, hand_class=replace(found.hand_class, wilds=wild_count))

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Category
 
 
-@dataclass(frozen=True, slots=True)
+# not frozen: a frozen dataclass sets each field through object.__setattr__, a good part of what a
+# walk of every suit class spends making these; nothing assigns to one (the memos share them)
+@dataclass(slots=True, unsafe_hash=True)
 class Classification:
     """A hand class placed in its category, with the value that orders it."""
 

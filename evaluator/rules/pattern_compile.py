@@ -18,7 +18,8 @@ from .pattern_ast import AnyOf, CategoryIs, Compare, Flush, Member, Not, Pattern
 from .pattern_check import PatternContext, wild_number
 
 
-@dataclass(frozen=True, slots=True)
+# not frozen, for speed (as ``engine.fill.Classification``): nothing assigns to one
+@dataclass(slots=True, unsafe_hash=True)
 class HandClass:
     """What a pattern can ask about a hand.
 

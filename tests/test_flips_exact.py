@@ -419,10 +419,40 @@ def test_the_census_is_the_same_in_small_blocks_slices_and_rounds(
     monkeypatch.setattr(flips_exact, "ROWS_PER_BLOCK", 7)
     monkeypatch.setattr(flips_within, "HANDS_PER_SLICE", 37)
     monkeypatch.setattr(flips_hands, "REFERENCE_ROUNDS", 1)
+    monkeypatch.setattr(flips_hands, "RENUMBER_SLICE", 13)
     result = census(a, b, common_deck(a, b))
     assert result.method == "exact"
     assert census_groups(result) == expected
     assert_examples_meet_and_verify(a, b, result)
+
+
+def test_groups_kept_in_32_bits_are_widened_before_they_are_multiplied() -> None:
+    # the hand space keeps rank multisets in 32 bits; a key of group times value span passes 2**31
+    # only on big decks with large values, which the small-deck censuses never reach
+    from evaluator.tools.flips_within import _disagreeing, _local_dense
+
+    rng = np.random.default_rng(7)
+    group = rng.integers(60_000, 60_400, 3_000).astype(np.int32)
+    values = rng.integers(0, 2**31 - 1, 3_000)
+    values[::3] = values[1::3][: len(values[::3])]  # ties
+    dense = _local_dense(np.sort(group), values[np.argsort(group, kind="stable")])
+    by_group: dict[int, list[int]] = {}
+    for g, v in zip(np.sort(group).tolist(), values[np.argsort(group, kind="stable")].tolist(), strict=True):
+        by_group.setdefault(g, []).append(v)
+    expected = [sorted(set(members)).index(v) for members in by_group.values() for v in members]
+    assert dense.tolist() == expected
+    level_b = np.where(rng.random(3_000) < 0.02, values // 2, values)  # a few members reordered
+    found = _disagreeing(group, values, level_b, 60_400)
+    for g, members in by_group.items():
+        idx = np.flatnonzero(group == g)
+        a_side, b_side = values[idx], level_b[idx]
+        wrong = any(
+            np.sign(a_side[i] - a_side[j]) != np.sign(b_side[i] - b_side[j])
+            for i in range(len(idx))
+            for j in range(len(idx))
+        )
+        assert found[g] == wrong, g
+    assert found.any() and not found.all()
 
 
 def test_slices_of_whole_multisets_cover_every_hand_once() -> None:

@@ -115,8 +115,9 @@ def _meeting_hands(space: HandSpace, by_part: tuple[IntArray, IntArray], first: 
     order, starts = by_part
     firsts = order[starts[first] : starts[first + 1]]
     seconds = order[starts[second] : starts[second + 1]]
-    for hand in firsts.tolist():
-        apart = (space.masks[seconds] & space.masks[hand]) == 0
+    second_masks = space.masks(seconds)
+    for hand, mask in zip(firsts.tolist(), space.masks(firsts).tolist(), strict=True):
+        apart = (second_masks & mask) == 0
         if apart.any():
             return hand, int(seconds[int(np.argmax(apart))])
     raise RuntimeError("internal error: two parts counted as meeting share a card in every pair")

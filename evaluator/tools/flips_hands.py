@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+# a number per hand of the deck (millions of them) that fits 32 bits: half the memory
+Int32Array = np.ndarray[Any, np.dtype[np.int32]]
+Values = np.ndarray[Any, np.dtype[np.signedinteger[Any]]]  # hand values: 32 bits when they fit
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
 MAX_GENERIC_HANDS = 20_000  # hands a ruleset without a vectorised ranking may rank one by one
@@ -91,8 +94,8 @@ class Side:
     """One ruleset's values of every hand: with the suit tie-break (``full``) and without (``plain``)."""
 
     ruleset: Ruleset
-    full: IntArray  # as rank_many gives it: bigger wins, suit tie-break included
-    plain: IntArray  # the same order with the suit tie-break left out
+    full: Values  # as rank_many gives it: bigger wins, suit tie-break included
+    plain: Values  # the same order with the suit tie-break left out
     tiebreak: bool
 
 
@@ -101,7 +104,7 @@ class HandSpace:
     """Every hand of the common deck, ranked under both rulesets and sorted into classes and parts.
 
     Card ``i`` of ``deck`` has rank ``i // suits`` and suit ``i % suits``.
-    Arrays indexed by hand: ``cards``, ``masks``, ``multiset``, ``part``
+    Arrays indexed by hand: ``cards``, ``multiset``, ``part``
     (a hand's rank class is its part's); by rank multiset: ``counts``; by rank class: ``class_multiset``,
     ``class_flush``; by part: ``part_class``, ``part_size``, ``part_hand``
     (one hand of it). Parts are numbered bases first (part ``c`` is the base
@@ -113,14 +116,13 @@ class HandSpace:
     suits: int
     ranks: int
     cards: np.ndarray  # (hands, size) card indices, increasing (small integers)
-    masks: IntArray  # (hands,) one bit per card
     a: Side
     b: Side
-    multiset: IntArray  # (hands,) rank multiset index
+    multiset: Int32Array  # (hands,) rank multiset index
     counts: IntArray  # (multisets, ranks) cards of each rank
     class_multiset: IntArray
     class_flush: BoolArray
-    part: IntArray  # (hands,) part index
+    part: Int32Array  # (hands,) part index
     part_class: IntArray
     part_size: IntArray
     part_hand: IntArray
@@ -138,7 +140,13 @@ class HandSpace:
     @property
     def hands(self) -> int:
         """How many hands the deck deals."""
-        return len(self.masks)
+        return len(self.cards)
+
+    def masks(self, hands: IntArray) -> IntArray:
+        """The cards of each of ``hands`` as a bit mask, one bit per card (made when asked: a mask
+        for every hand would be 20 MB of five cards of 52 that only a few examples read)."""
+        found: IntArray = np.bitwise_or.reduce(np.int64(1) << self.cards[hands].astype(np.int64), axis=1)
+        return found
 
     def hand_cards(self, hand: int) -> tuple[Card, ...]:
         """The cards of hand number ``hand``."""
@@ -152,9 +160,11 @@ def _side(ruleset: Ruleset, deck: Sequence[Card], hands: IntArray) -> Side | str
         return f"{ruleset.name}'s suit tie-break is not on the vectorised tables"
     index = {card: i for i, card in enumerate(ruleset.deck)}
     ids = np.array([index[card] for card in deck], dtype=np.int16)[hands]
-    full = rank_every(ruleset.rank_many, ids)
+    full: Values = rank_every(ruleset.rank_many, ids)
     if (full < 0).any():
         return f"some hands make no category in {ruleset.name}"
+    if int(full.max()) < 2**31:
+        full = full.astype(np.int32)  # half the memory; whoever computes with them widens first
     plain = full // ranker.suit_scale if tiebreak else full
     return Side(ruleset, full, plain, tiebreak)
 
@@ -185,18 +195,15 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         return side_a
     if isinstance(side_b, str):
         return side_b
-    # a rank multiset as a number (the count of rank r is its digit r in base suits + 1), and
-    # the hand as a bit mask, both summed card by card from small tables
+    # a rank multiset as a number (the count of rank r is its digit r in base suits + 1),
+    # summed card by card from a small table
     card_ids = np.arange(len(grid), dtype=np.int64)
     digit = np.int64(suits + 1) ** (card_ids // suits)
-    bit = np.int64(1) << card_ids
     code = digit[hands[:, 0]].copy()
-    masks = bit[hands[:, 0]].copy()
     flush = np.full(len(hands), size > 1)
     first_suit = hands[:, 0] % suits
     for column in range(1, size):
         code += digit[hands[:, column]]
-        masks |= bit[hands[:, column]]
         flush &= hands[:, column] % suits == first_suit
     codes, multiset = _multisets(hands, code, suits)
     del code, first_suit  # (2.6 million numbers each: the peak of diff's memory is here)
@@ -222,10 +229,9 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
         suits=suits,
         ranks=ranks,
         cards=hands,
-        masks=masks,
         a=side_a,
         b=side_b,
-        multiset=multiset.astype(np.int64, copy=False),
+        multiset=multiset,
         counts=counts,
         class_multiset=class_multiset,
         class_flush=class_flush,
@@ -239,7 +245,7 @@ def hand_space(a: Ruleset, b: Ruleset, deck: Sequence[Card]) -> HandSpace | str:
 MAX_RANK_KEY_BITS = 22  # a hand's ranks as one number this small are numbered through a table
 
 
-def _multisets(hands: np.ndarray, code: IntArray, suits: int) -> tuple[IntArray, IntArray]:
+def _multisets(hands: np.ndarray, code: IntArray, suits: int) -> tuple[IntArray, Int32Array]:
     """The rank multiset codes present, increasing, and the index of every hand's among them.
 
     A hand's cards increase, so its ranks do: they read as one number, last card most
@@ -249,15 +255,15 @@ def _multisets(hands: np.ndarray, code: IntArray, suits: int) -> tuple[IntArray,
     size = hands.shape[1]
     bits = max(1, (int(hands.max(initial=0)) // suits).bit_length())
     if size * bits > MAX_RANK_KEY_BITS:
-        codes, multiset = np.unique(code, return_inverse=True)
-        return codes, multiset.reshape(-1).astype(np.int64)
+        codes, inverse = np.unique(code, return_inverse=True)
+        return codes, inverse.reshape(-1).astype(np.int32)
     key = np.zeros(len(hands), dtype=np.int64)
     for column in range(size):
         key |= (hands[:, column].astype(np.int64) // suits) << (bits * column)
     present = np.zeros(1 << (size * bits), dtype=bool)
     present[key] = True
     number = np.cumsum(present, dtype=np.int32) - 1  # at most 2**MAX_RANK_KEY_BITS multisets
-    multiset = number[key].astype(np.int64)
+    multiset: Int32Array = number[key]
     codes = np.zeros(int(number[-1]) + 1, dtype=np.int64)
     codes[multiset] = code
     return codes, multiset
@@ -274,11 +280,15 @@ def _tiebreak_reason(side: Side, part_multiset: IntArray, part_hand: IntArray) -
     return None
 
 
+#: Hands renumbered at a time at the end of :func:`_parts`.
+RENUMBER_SLICE = 1 << 18
 #: Rounds of taking each class's first hand left as the reference of a part (then the rest is sorted).
 REFERENCE_ROUNDS = 4
 
 
-def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) -> tuple[IntArray, ...]:
+def _parts(
+    klass: IntArray, plain_a: Values, plain_b: Values, classes: int
+) -> tuple[Int32Array, IntArray, IntArray, IntArray]:
     """Part of every hand (bases first), and per part: its class, size and one hand (its first).
 
     Parts are found without sorting every hand (a hundred megabytes and a quarter second for
@@ -287,7 +297,9 @@ def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) 
     classes are one or two parts, so after a few rounds the hands left are few and are sorted.
     """
     hands = len(klass)
-    part = np.empty(hands, dtype=np.int64)  # numbered as found here, renumbered at the end
+    # numbered as found here, renumbered at the end (fewer parts than hands: 32 bits, as every
+    # hand-sized array made here, keep the peak of diff's memory down)
+    part = np.empty(hands, dtype=np.int32)
     found: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []  # class, value A, value B, first hand
     count = 0
     left: IntArray | None = None  # None: every hand
@@ -295,22 +307,25 @@ def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) 
         if left is not None and len(left) <= hands // 32:
             break
         owner = klass if left is None else klass[left]
-        index = np.arange(hands, dtype=np.int64) if left is None else left
         first_of = np.full(classes, hands, dtype=np.int64)
-        np.minimum.at(first_of, owner, index)
+        np.minimum.at(first_of, owner, np.arange(hands, dtype=np.int64) if left is None else left)
         present = np.flatnonzero(first_of < hands)
-        new_part = np.zeros(classes, dtype=np.int64)  # by class: the part its reference starts
+        new_part = np.zeros(classes, dtype=np.int32)  # by class: the part its reference starts
         new_part[present] = count + np.arange(len(present))
         reference = first_of[owner]
-        values_a = plain_a if left is None else plain_a[left]
-        values_b = plain_b if left is None else plain_b[left]
-        same = (values_a == plain_a[reference]) & (values_b == plain_b[reference])
-        joined = index[same]
-        part[joined] = new_part[owner[same]]
+        same = (plain_a if left is None else plain_a[left]) == plain_a[reference]
+        same &= (plain_b if left is None else plain_b[left]) == plain_b[reference]
+        del reference
+        if left is None:
+            part[same] = new_part[owner[same]]
+            left = np.flatnonzero(~same)
+        else:
+            part[left[same]] = new_part[owner[same]]
+            left = left[~same]
+        del owner, same
         firsts = first_of[present]
         found.append((present, plain_a[firsts], plain_b[firsts], firsts))
         count += len(present)
-        left = index[~same]
         if len(left) == 0:
             break
     if left is not None and len(left):
@@ -343,6 +358,8 @@ def _parts(klass: IntArray, plain_a: IntArray, plain_b: IntArray, classes: int) 
     part_class_out[number] = found_class
     part_size[number] = sizes
     part_hand[number] = first
-    renumber = np.empty(len(found_class), dtype=np.int64)
+    renumber = np.empty(len(found_class), dtype=np.int32)
     renumber[order] = number
-    return renumber[part], part_class_out, part_size, part_hand
+    for start in range(0, hands, RENUMBER_SLICE):  # in place, a slice at a time
+        part[start : start + RENUMBER_SLICE] = renumber[part[start : start + RENUMBER_SLICE]]
+    return part, part_class_out, part_size, part_hand

@@ -92,10 +92,11 @@ class PartJudge:
         a, b = space.a.ruleset, space.b.ruleset
         cards = [space.hand_cards(int(hand)) for hand in space.part_hand]
         self.cards = cards
-        self.side_a = SideJudge(a, space.a.plain[space.part_hand], cards)
-        self.side_b = SideJudge(b, space.b.plain[space.part_hand], cards)
-        self.value_a = space.a.plain[space.part_hand]
-        self.value_b = space.b.plain[space.part_hand]
+        # per part, widened to 64 bits (the hand space may keep 32): products of them are keys
+        self.value_a: IntArray = space.a.plain[space.part_hand].astype(np.int64)
+        self.value_b: IntArray = space.b.plain[space.part_hand].astype(np.int64)
+        self.side_a = SideJudge(a, self.value_a, cards)
+        self.side_b = SideJudge(b, self.value_b, cards)
         self.tiebreak_a, self.tiebreak_b = space.a.tiebreak, space.b.tiebreak
         labels = [flip_label(x, y) for x, y in zip(self.side_a.categories, self.side_b.categories, strict=True)]
         self.label_names = sorted(set(labels))

@@ -171,7 +171,7 @@ class MeetCounter:
         classes = self.classes
         hands = np.nonzero(space.part >= classes)[0]
         hands = hands[np.argsort(space.part[hands], kind="stable")]
-        part = space.part[hands] - classes
+        part = space.part[hands].astype(np.int64) - classes
         # rank masks of each suit of each exceptional hand
         cards = space.cards[hands].astype(np.int64)
         suit_masks = np.zeros((len(hands), self.suits), dtype=np.int64)

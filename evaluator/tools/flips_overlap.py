@@ -51,24 +51,29 @@ class ExceptionalOverlap:
         field = (np.int64(1) << ranks) - 1
         tallies: list[tuple[IntArray, IntArray, FloatArray, FloatArray]] = []  # (orbit, part, tally, sign / orbit size)
         for held in range(1, space.size):
-            codes, orbit_sizes = [], []
-            for positions in combinations(range(space.size), held):
-                code = card_bit[:, positions].sum(axis=1)
+            # the card sets of ``held`` cards of every hand, filled in place (the hand-sized
+            # arrays of this loop are the peak of diff's memory)
+            chosen = list(combinations(range(space.size), held))
+            code = np.empty(len(chosen) * len(hands), dtype=np.int64)
+            orbit = np.ones(len(code), dtype=np.int64)
+            for index, positions in enumerate(chosen):
+                span = slice(index * len(hands), (index + 1) * len(hands))
+                code[span] = card_bit[:, positions].sum(axis=1)
                 if symmetric:
-                    masks = (code[:, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field
-                    masks = _sorted_down(masks)
-                    orbit = _orbit_sizes(masks, suits)
-                    code = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
-                else:
-                    orbit = np.ones(len(hands), dtype=np.int64)
-                codes.append(code)
-                orbit_sizes.append(orbit)
-            code, orbit = np.concatenate(codes), np.concatenate(orbit_sizes)
-            parts = np.tile(part, len(codes))
+                    masks = _sorted_down((code[span, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field)
+                    orbit[span] = _orbit_sizes(masks, suits)
+                    code[span] = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
             _, first, ids = np.unique(code, return_index=True, return_inverse=True)
-            found, tally = np.unique(ids.reshape(-1) * self.parts + parts, return_counts=True)
+            del code
+            orbit_size = orbit[first].astype(np.float64)
+            del orbit, first
+            ids = ids.reshape(-1)
+            ids *= self.parts
+            ids += np.tile(part, len(chosen))
+            found, tally = np.unique(ids, return_counts=True)
+            del ids
             orbit_id = found // self.parts
-            sign = (-1.0) ** held / orbit[first[orbit_id]]
+            sign = (-1.0) ** held / orbit_size[orbit_id]
             tallies.append((orbit_id, found % self.parts, tally.astype(np.float64), sign))
         self.orbit = np.concatenate([t[0] + offset for t, offset in zip(tallies, _offsets(tallies), strict=True)])
         self.part = np.concatenate([t[1] for t in tallies])

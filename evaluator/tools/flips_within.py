@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .flips_judge import PartJudge
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+Groups = np.ndarray[Any, np.dtype[np.signedinteger[Any]]]  # a group number per hand (32 or 64 bits)
 
 MAX_SAME_RANKS = 4096  # hands of one rank multiset judged pairwise
 HANDS_PER_SLICE = 1 << 18  # hands of the multisets looked at, filed under their signatures at once
@@ -43,10 +44,10 @@ class WithinFlips:
     examples: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
-def _local_dense(group: IntArray, values: IntArray) -> IntArray:
+def _local_dense(group: Groups, values: IntArray) -> IntArray:
     """Dense ranks of ``values`` within each group of hands listed group by group (0 is the lowest)."""
     shifted = values - values.min()
-    key = group * (int(shifted.max()) + 1) + shifted
+    key = group.astype(np.int64) * (int(shifted.max()) + 1) + shifted  # (group may be 32 bits: widened first)
     order = np.argsort(key, kind="stable")
     new_group = np.ones(len(order), dtype=bool)
     new_group[1:] = group[order][1:] != group[order][:-1]
@@ -59,10 +60,10 @@ def _local_dense(group: IntArray, values: IntArray) -> IntArray:
     return result
 
 
-def _disagreeing(group: IntArray, level_a: IntArray, level_b: IntArray, groups: int) -> np.ndarray:
+def _disagreeing(group: Groups, level_a: IntArray, level_b: IntArray, groups: int) -> np.ndarray:
     """Per group: True when the two levels order its members differently (ties included)."""
     shifted = level_a - level_a.min()
-    order = np.argsort(group * (int(shifted.max()) + 1) + shifted, kind="stable")
+    order = np.argsort(group.astype(np.int64) * (int(shifted.max()) + 1) + shifted, kind="stable")
     same = group[order][1:] == group[order][:-1]
     step_a = np.sign(np.diff(level_a[order]))
     step_b = np.sign(np.diff(level_b[order]))
@@ -130,7 +131,7 @@ class Signature:
     members: list[IntArray] = field(default_factory=list)
 
 
-def _whole_multisets(multiset: IntArray, size: int) -> list[slice]:
+def _whole_multisets(multiset: Groups, size: int) -> list[slice]:
     """Slices of about ``size`` hands of ``multiset`` (sorted) that never cut a multiset in two."""
     bounds = np.flatnonzero(np.diff(multiset)) + 1
     pieces, start = [], 0
@@ -174,7 +175,7 @@ def _signatures(
 def _judge_signature(space: HandSpace, judge: PartJudge, signature: Signature, found: WithinFlips) -> None:
     """Judge the pairs of one signature (on its first multiset) and count them once per member."""
     hands = signature.hands
-    parts = space.part[hands]
+    parts = space.part[hands].astype(np.int64)
     full_a, full_b, plain_a, plain_b = (column.astype(np.int64) for column in signature.columns[:4])
     suit_tie = np.zeros((len(hands), len(hands)), dtype=bool)
     if judge.tiebreak_a:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import logging
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, TextIO
@@ -146,6 +145,8 @@ def cluster_client(args: argparse.Namespace, interrupts: Interrupts | None = Non
             if client is not None:
                 # the cluster is closed mid-task: Dask and asyncio log the tasks it cut short, which
                 # is no news after Ctrl-C (the one message is the command's); the process ends next
+                import logging  # here, not at the top: every command's start imports this module
+
                 logging.disable(logging.CRITICAL)
             raise
 

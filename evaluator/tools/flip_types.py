@@ -35,7 +35,7 @@ CAUSE_TITLES = {
 }
 
 DEFAULT_FLIP_SAMPLES = 20_000
-ROWS_PER_BLOCK = 256  # rank classes judged against every part at once
+ROWS_PER_BLOCK = 128  # rank classes judged against every part at once (more: only memory, no speed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -405,9 +405,9 @@ def test_bigger_holdings_try_the_floor_first_only_where_suits_raise_few_hands(na
 
 @pytest.mark.parametrize("top_bits", ["zero", "few", "many", "ones"])
 def test_the_hash_table_finds_every_key_however_crowded_its_slots(top_bits: str) -> None:
-    """Keys placed in rounds of linear probing are each found, with their own value. A key's first
-    slot is its top bits: all zero puts every key in slot 0 (one long run), a few values make
-    runs that merge, all ones puts every key in the last slot (a run that wraps to the start)."""
+    """Keys placed by linear probing are each found, with their own value. A key's first slot is
+    its top bits: all zero puts every key in slot 0 (one long run), a few values make runs that
+    merge, all ones puts every key in the last slot (a run that goes on past it)."""
     from evaluator.compiled.suitbatch import HashTable
 
     rng = np.random.default_rng(len(top_bits))
@@ -427,4 +427,6 @@ def test_the_hash_table_finds_every_key_however_crowded_its_slots(top_bits: str)
     assert np.array_equal(table.find(keys[::-1]), values[::-1])
     assert int((table.values != NO_HAND).sum()) == len(keys)
     if top_bits == "ones":
-        assert table.keys[0] != 0 and table.keys[-1] != 0  # the run went round the end
+        assert table.keys[-1] != 0 and table.probes == len(keys)  # one run, past the last slot
+    with pytest.raises(ValueError, match="equal"):
+        HashTable(np.concatenate([keys, keys[:1]]), np.concatenate([values, values[:1]]))

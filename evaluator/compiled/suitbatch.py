@@ -45,32 +45,31 @@ class HashTable:
 
     Every key looked up is in the table (the keys of valid holdings), so a probe
     stops at its key; the table is two to four times the keys, so most stop at once.
+    A run of keys that passes the last slot goes on past it (the table is that much
+    longer) instead of wrapping round to the first.
+
+    Raises:
+        ValueError: when two keys are equal.
     """
 
     def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
         bits = max(4, int(2 * len(keys) - 1).bit_length())
         self.shift = np.uint64(64 - bits)
-        size = 1 << bits
-        self.keys = np.zeros(size, dtype=np.int64)
-        self.values = np.full(size, NO_HAND, dtype=np.int64)
-        used = np.zeros(size, dtype=bool)
-        # linear probing in rounds: every pending key tries its slot; the first key of each free
-        # slot takes it, the others step on (a key's probes are the rounds it waited)
-        pending = np.arange(len(keys))
-        slot = self.slots(keys)
-        self.probes = 1
-        while len(pending):
-            free = np.flatnonzero(~used[slot])
-            taken, first = np.unique(slot[free], return_index=True)
-            placed = pending[free[first]]
-            used[taken] = True
-            self.keys[taken], self.values[taken] = keys[placed], values[placed]
-            waiting = np.ones(len(pending), dtype=bool)
-            waiting[free[first]] = False
-            pending, slot = pending[waiting], (slot[waiting] + 1) & (size - 1)
-            if len(pending):
-                self.probes += 1
-        self.mask = size - 1
+        # one sort places every key: by first slot (a key's top bits, so the keys' unsigned
+        # order), each key takes the first slot at or after its own that the keys before it
+        # left free -- position i = i + the most (first slot - index) of keys 0..i
+        order = np.argsort(keys.view(np.uint64), kind="stable")
+        ordered = keys[order]
+        if len(ordered) > 1 and (ordered[1:] == ordered[:-1]).any():
+            raise ValueError("two keys of a hash table are equal")
+        home = self.slots(ordered)
+        index = np.arange(len(ordered))
+        position = np.maximum.accumulate(home - index) + index if len(ordered) else index
+        self.probes = int((position - home).max(initial=0)) + 1
+        self.last = max(1 << bits, int(position.max(initial=0)) + 1) - 1
+        self.keys = np.zeros(self.last + 1, dtype=np.int64)
+        self.values = np.full(self.last + 1, NO_HAND, dtype=np.int64)
+        self.keys[position], self.values[position] = ordered, values[order]
 
     def slots(self, keys: np.ndarray) -> np.ndarray:
         """The first slot of each key: its top bits."""
@@ -85,7 +84,7 @@ class HashTable:
         for _ in range(self.probes - 1):
             if not len(pending):
                 break
-            slot[pending] = (slot[pending] + 1) & self.mask
+            slot[pending] = np.minimum(slot[pending] + 1, self.last)
             hit = self.keys[slot[pending]] == keys[pending]
             out[pending[hit]] = self.values[slot[pending[hit]]]
             pending = pending[~hit]
@@ -109,15 +108,16 @@ class SuitBatch:
         self.reach = np.int64(layout.flush_bits)
         self.bits = [np.int64(layout.suit_flush_bit(s)) for s in range(layout.suits)]
         self.suit_codes = [np.where(self.codes & layout.suit_one(s), self.codes, 0) for s in range(layout.suits)]
+        values = table.values.astype(np.int64)
         for seed in HASH_SEEDS:
             self.multipliers = np.random.default_rng(seed).integers(1, 1 << 62, layout.suits + 1, dtype=np.int64) | 1
-            hashed = self.hash(table.rank_keys, table.suit_keys.T)
-            ordered = np.sort(hashed)
-            if not (ordered[1:] == ordered[:-1]).any():  # no two keys hash alike
+            try:
+                self.lookup = HashTable(self.hash(table.rank_keys, table.suit_keys.T), values)
                 break
+            except ValueError:  # two keys hash alike: the next seed
+                continue
         else:  # pragma: no cover - eight 64-bit hashes colliding on one table
             raise RuntimeError("internal error: no collision-free hash of the suit table")
-        self.lookup = HashTable(hashed, table.values.astype(np.int64))
         # at most one suit of a hand reaches the threshold (a wild card counts in every suit)?
         wilds = min(ranker.model.wild_cap, self.size) if layout.has_wild_digit else 0
         self.single = 2 * table.threshold > self.size + wilds

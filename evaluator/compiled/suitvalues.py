@@ -128,11 +128,9 @@ def value_classes(ruleset: Rules, cards: int, progress: Callable[[float], None] 
                 if progress is not None and len(walk.weights) % 2048 == 0:
                     progress(min(seen / deals, 0.99))
         finally:
+            # the walk's memos: the largest part of a cold check's memory
             engine.forget_classes()
-            engine.memo_classes, engine.scores = (
-                True,
-                None,
-            )  # the walk's memos: the largest part of a cold check's memory
+            engine.memo_classes, engine.scores = True, None
             engine.wild_choices = None
     if seen != deals:
         raise RuntimeError(f"internal error: valued {seen} deals of {deals}")
@@ -173,7 +171,6 @@ class _Walk:
         """Value one holding standing for ``weight`` deals (``sets``: its rank sets by suit when it
         holds natural cards only)."""
         engine = self.engine
-        whole = self.whole_natural and sets is not None
         collecting = self.bulk and engine.wild_choices is None
         if collecting and sets is None and any(card.is_joker for card in held):
             self._choose_in_bulk()
@@ -182,10 +179,10 @@ class _Walk:
         row = self._indices(held)
         self.held_flat.extend(row)
         try:
-            if whole and sets is not None:
-                fill = engine.natural_fill(held, sets_class_key(engine, held, sets))
+            if self.whole_natural and sets is not None:
+                fill, whole = engine.natural_fill(held, sets_class_key(engine, held, sets)), True
             else:
-                fill = engine.best(held, engine.candidates(held))
+                fill, whole = engine.best(held, engine.candidates(held)), False
         except PokerRulesError as problem:
             self.refused = self.refused or problem.first.message
             self.bulk = self.bulk and not collecting  # a natural class without a score: no bulk choice

@@ -54,12 +54,13 @@ def exact_census(a: Ruleset, b: Ruleset, judge: PartJudge) -> FlipCensus | None:
         candidate = within.examples[key]
         if key not in examples or candidate[:2] > examples[key][0][:2]:
             examples[key] = (candidate, True)
-    by_part = _hands_by_part(space)
+    keys = np.nonzero(totals)[0].tolist()
+    by_part = _hands_by_part(space, [part for key in keys if not examples[key][1] for part in examples[key][0][2:]])
     groups = []
-    for key in np.nonzero(totals)[0].tolist():
+    for key in keys:
         cause, first, second, want_a, want_b = judge.describe_key(key)
         (_, _, i, j), of_hands = examples[key]
-        pair = (i, j) if of_hands else _meeting_hands(space, by_part, i, j)
+        pair = (i, j) if of_hands else _meeting_hands(space, by_part[i], by_part[j])
         example = verified_example(a, b, space.hand_cards(pair[0]), space.hand_cards(pair[1]), want_a, want_b)
         groups.append(_group(cause, first, second, int(round(totals[key])), example, want_a, want_b))
     groups.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
@@ -104,17 +105,18 @@ def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.n
     return totals, best
 
 
-def _hands_by_part(space: HandSpace) -> tuple[IntArray, IntArray]:
-    order = np.argsort(space.part, kind="stable")
-    starts = np.searchsorted(space.part[order], np.arange(space.parts + 1))
-    return order, starts
+def _hands_by_part(space: HandSpace, parts: list[int]) -> dict[int, IntArray]:
+    """The hands of each of ``parts``, found in one pass (not a sort of every hand by part)."""
+    if not parts:
+        return {}
+    hands = np.flatnonzero(np.isin(space.part, parts))
+    of_hand = space.part[hands]
+    return {part: hands[of_hand == part] for part in set(parts)}
 
 
-def _meeting_hands(space: HandSpace, by_part: tuple[IntArray, IntArray], first: int, second: int) -> tuple[int, int]:
-    """A hand of part ``first`` and one of part ``second`` that share no card (the weights say one exists)."""
-    order, starts = by_part
-    firsts = order[starts[first] : starts[first + 1]]
-    seconds = order[starts[second] : starts[second + 1]]
+def _meeting_hands(space: HandSpace, firsts: IntArray, seconds: IntArray) -> tuple[int, int]:
+    """A hand of ``firsts`` and one of ``seconds`` (the hands of two parts) that share no card (the
+    weights say one exists)."""
     second_masks = space.masks(seconds)
     for hand, mask in zip(firsts.tolist(), space.masks(firsts).tolist(), strict=True):
         apart = (second_masks & mask) == 0

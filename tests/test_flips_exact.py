@@ -443,7 +443,7 @@ def test_groups_kept_in_32_bits_are_widened_before_they_are_multiplied() -> None
     assert dense.tolist() == expected
     level_b = np.where(rng.random(3_000) < 0.02, values // 2, values)  # a few members reordered
     found = _disagreeing(group, values, level_b, 60_400)
-    for g, members in by_group.items():
+    for g in by_group:
         idx = np.flatnonzero(group == g)
         a_side, b_side = values[idx], level_b[idx]
         wrong = any(

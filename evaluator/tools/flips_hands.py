@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 # a number per hand of the deck (millions of them) that fits 32 bits: half the memory
 Int32Array = np.ndarray[Any, np.dtype[np.int32]]
-Values = np.ndarray[Any, np.dtype[np.signedinteger[Any]]]  # hand values: 32 bits when they fit
+Values = np.ndarray[Any, np.dtype[np.signedinteger[Any]]]  # per hand, 32 or 64 bits (values: 32 when they fit)
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
 MAX_GENERIC_HANDS = 20_000  # hands a ruleset without a vectorised ranking may rank one by one
@@ -297,8 +297,8 @@ def _parts(
     classes are one or two parts, so after a few rounds the hands left are few and are sorted.
     """
     hands = len(klass)
-    # numbered as found here, renumbered at the end (fewer parts than hands: 32 bits, as every
-    # hand-sized array made here, keep the peak of diff's memory down)
+    # numbered as found here, renumbered at the end; fewer parts than hands, so 32 bits, like every
+    # hand-sized array made here (they make the peak of diff's memory)
     part = np.empty(hands, dtype=np.int32)
     found: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []  # class, value A, value B, first hand
     count = 0

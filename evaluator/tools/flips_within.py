@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from .flips_hands import HandSpace
+    from .flips_hands import HandSpace, Values
     from .flips_judge import PartJudge
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
-Groups = np.ndarray[Any, np.dtype[np.signedinteger[Any]]]  # a group number per hand (32 or 64 bits)
 
 MAX_SAME_RANKS = 4096  # hands of one rank multiset judged pairwise
 HANDS_PER_SLICE = 1 << 18  # hands of the multisets looked at, filed under their signatures at once
@@ -44,10 +43,17 @@ class WithinFlips:
     examples: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
-def _local_dense(group: Groups, values: IntArray) -> IntArray:
-    """Dense ranks of ``values`` within each group of hands listed group by group (0 is the lowest)."""
+def _grouped(group: Values, values: IntArray) -> IntArray:
+    """One number per hand ordering hands by group, then by value within it (the group, which the
+    hand space may keep in 32 bits, is widened before it is multiplied)."""
     shifted = values - values.min()
-    key = group.astype(np.int64) * (int(shifted.max()) + 1) + shifted  # (group may be 32 bits: widened first)
+    key: IntArray = group.astype(np.int64) * (int(shifted.max()) + 1) + shifted
+    return key
+
+
+def _local_dense(group: Values, values: IntArray) -> IntArray:
+    """Dense ranks of ``values`` within each group of hands listed group by group (0 is the lowest)."""
+    key = _grouped(group, values)
     order = np.argsort(key, kind="stable")
     new_group = np.ones(len(order), dtype=bool)
     new_group[1:] = group[order][1:] != group[order][:-1]
@@ -60,10 +66,9 @@ def _local_dense(group: Groups, values: IntArray) -> IntArray:
     return result
 
 
-def _disagreeing(group: Groups, level_a: IntArray, level_b: IntArray, groups: int) -> np.ndarray:
+def _disagreeing(group: Values, level_a: IntArray, level_b: IntArray, groups: int) -> np.ndarray:
     """Per group: True when the two levels order its members differently (ties included)."""
-    shifted = level_a - level_a.min()
-    order = np.argsort(group.astype(np.int64) * (int(shifted.max()) + 1) + shifted, kind="stable")
+    order = np.argsort(_grouped(group, level_a), kind="stable")
     same = group[order][1:] == group[order][:-1]
     step_a = np.sign(np.diff(level_a[order]))
     step_b = np.sign(np.diff(level_b[order]))
@@ -131,7 +136,7 @@ class Signature:
     members: list[IntArray] = field(default_factory=list)
 
 
-def _whole_multisets(multiset: Groups, size: int) -> list[slice]:
+def _whole_multisets(multiset: Values, size: int) -> list[slice]:
     """Slices of about ``size`` hands of ``multiset`` (sorted) that never cut a multiset in two."""
     bounds = np.flatnonzero(np.diff(multiset)) + 1
     pieces, start = [], 0

@@ -35,7 +35,8 @@ CAUSE_TITLES = {
 }
 
 DEFAULT_FLIP_SAMPLES = 20_000
-ROWS_PER_BLOCK = 128  # rank classes judged against every part at once (more: only memory, no speed)
+ROWS_PER_BLOCK = 64  # rank classes judged against every part at once (more: only memory, no speed)
+FLIPS_PER_SLICE = 1 << 17  # flipping pairs of parts weighed at once
 
 
 @dataclass(frozen=True, slots=True)

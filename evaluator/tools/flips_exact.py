@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled.deck_split import suit_sensitive
-from .flip_types import CAUSES, ROWS_PER_BLOCK, FlipCensus, FlipGroup, FlipHand
+from .flip_types import CAUSES, FLIPS_PER_SLICE, ROWS_PER_BLOCK, FlipCensus, FlipGroup, FlipHand
 from .flips_judge import PartJudge
 from .flips_meet import MeetCounter
 from .flips_sampled import verified_example
@@ -82,27 +82,42 @@ def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.n
     best: dict[int, Candidate] = {}
     parts = np.arange(space.parts)
     value_a, value_b = judge.value_a, judge.value_b
-    span_b = int(value_b.max()) + 1
     for block in meet.blocks(ROWS_PER_BLOCK):
         rows = block.rows(space.classes)
-        ii, jj, flipped = judge.flips(rows, parts, (value_a[rows], value_a, value_b[rows], value_b))
-        weights = meet.weights(block).at(ii, jj)
-        keep = weights > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
-        ii, jj, flipped, weights = ii[keep], jj[keep], flipped[keep], weights[keep]
-        if len(ii) == 0:
-            continue
-        totals += np.bincount(flipped, weights, minlength=len(totals))
-        # the strongest pair of each group: A's value of the first, then B's of the second
-        score = value_a[rows[ii]] * span_b + value_b[jj]
-        top = np.full(len(totals), -1, dtype=np.int64)
-        np.maximum.at(top, flipped, score)
-        winners = np.flatnonzero(score == top[flipped])
-        found, first = np.unique(flipped[winners], return_index=True)
-        for group_key, index in zip(found.tolist(), winners[first].tolist(), strict=True):
-            candidate = (int(value_a[rows[ii[index]]]), int(value_b[jj[index]]), int(rows[ii[index]]), int(jj[index]))
-            if group_key not in best or candidate[:2] > best[group_key][:2]:
-                best[group_key] = candidate
+        found = judge.flips(rows, parts, (value_a[rows], value_a, value_b[rows], value_b))
+        weights = meet.weights(block)
+        for start in range(0, len(found[0]), FLIPS_PER_SLICE):  # a block's flips can be many: a slice at a time
+            ii, jj, flipped = (column[start : start + FLIPS_PER_SLICE] for column in found)
+            weight = weights.at(ii, jj)
+            keep = weight > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
+            _add_flips(totals, best, (rows[ii[keep]], jj[keep], flipped[keep], weight[keep]), value_a, value_b)
     return totals, best
+
+
+def _add_flips(
+    totals: np.ndarray,
+    best: dict[int, Candidate],
+    flips: tuple[IntArray, IntArray, IntArray, np.ndarray],
+    value_a: IntArray,
+    value_b: IntArray,
+) -> None:
+    """Add flipping pairs of parts (first, second, group key, weight) to ``totals`` and keep the
+    strongest of each group in ``best``: A's value of the first, then B's of the second."""
+    first, second, flipped, weights = flips
+    if len(first) == 0:
+        return
+    totals += np.bincount(flipped, weights, minlength=len(totals))
+    span_b = int(value_b.max()) + 1
+    score = value_a[first] * span_b + value_b[second]
+    top = np.full(len(totals), -1, dtype=np.int64)
+    np.maximum.at(top, flipped, score)
+    winners = np.flatnonzero(score == top[flipped])
+    found, index = np.unique(flipped[winners], return_index=True)
+    for group_key, pick in zip(found.tolist(), winners[index].tolist(), strict=True):
+        one, two = int(first[pick]), int(second[pick])
+        candidate = (int(value_a[one]), int(value_b[two]), one, two)
+        if group_key not in best or candidate[:2] > best[group_key][:2]:
+            best[group_key] = candidate
 
 
 def _hands_by_part(space: HandSpace, parts: list[int]) -> dict[int, IntArray]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+Floats = np.ndarray[Any, np.dtype[np.floating[Any]]]  # 32 or 64 bits
 
 SUITED_KEYS_PER_SLICE = 2048  # (part, suit mask) keys tested at once: about 10 MB of rows
 NO_FREE = -1e4  # the log of no free hand (a rank with more cards than its suits left)
@@ -141,28 +142,28 @@ class MeetCounter:
     # --- exceptional parts against whole classes ---------------------------------------------
 
     def against_classes(
-        self, size: IntArray, multiset: IntArray, suited: FloatArray, row: IntArray, classes: IntArray, free: FreeRows
+        self, size: IntArray, multiset: IntArray, parts: tuple[IntArray, IntArray], classes: IntArray, free: FreeRows
     ) -> FloatArray:
-        """Pair by pair: ``size[k]`` hands of rank multiset ``multiset[k]`` against the whole class
-        ``classes[k]``; ``suited[row[k]]`` holds their pairs with the one-suited hands of each
-        flushable multiset (a row of :attr:`suited_free` for one exceptional part, of
-        :attr:`class_suited` for every exceptional part of a class)."""
+        """Pair by pair: ``size[k]`` hands of rank multiset ``multiset[k]``, those of the exceptional
+        parts ``parts[0][k]``..``parts[1][k]``, against the whole class ``classes[k]``."""
         m2 = self.class_multiset[classes]
-        one_suited = suited[row, self.flush_index[m2]]
+        column = self.flush_index[m2]
+        one_suited = self.suited_before[parts[1], column] - self.suited_before[parts[0], column]
         every = size * free(multiset, m2)
         return np.where(self.class_flush[classes], one_suited, every - self.flushable[m2] * one_suited)
 
     def exceptional_against(self, parts: IntArray, classes: IntArray, free: FreeRows) -> FloatArray:
         """Exceptional part ``parts[k]`` (numbered from 0) against the whole class ``classes[k]``."""
         multiset = self.exceptional_multiset[parts]
-        return self.against_classes(self.exceptional_size[parts], multiset, self.suited_free, parts, classes, free)
+        return self.against_classes(self.exceptional_size[parts], multiset, (parts, parts + 1), classes, free)
 
     def exceptions_against(self, owners: IntArray, classes: IntArray, free: FreeRows) -> FloatArray:
         """Every exceptional part of class ``owners[k]`` (none: 0) against the whole class ``classes[k]``."""
-        slot = self.col_slot[owners]  # -1 (no exceptional part) reads the last row: zeros
+        slot = self.col_slot[owners]  # -1 (no exceptional part) reads the last entries: none
         multiset = self.class_multiset[owners]
         sizes = self.class_exceptional_size[slot]
-        return self.against_classes(sizes, multiset, self.class_suited, slot, classes, free)
+        bounds = (self.class_first_exceptional[slot], self.class_stop_exceptional[slot])
+        return self.against_classes(sizes, multiset, bounds, classes, free)
 
     # --- exceptional parts against each other --------------------------------------------------
 
@@ -178,23 +179,31 @@ class MeetCounter:
         for column in range(space.size):
             bit = np.int64(1) << (cards[:, column] // self.suits)
             suit_masks[np.arange(len(hands)), cards[:, column] % self.suits] |= bit
-        # suited_free[e, f]: (hand of e, one-suited hand of flushable multiset f) pairs sharing no card
+        # (hand of exceptional part e, one-suited hand of flushable multiset f) pairs sharing no card,
+        # kept as suited_before[e, f]: their sum over the exceptional parts before e. Those are
+        # numbered class by class, so the parts of a class add up as a difference too.
         flushable = np.nonzero(self.flushable)[0]
         self.flush_index = np.full(len(self.total), len(flushable), dtype=np.int64)  # the last column: zeros
         self.flush_index[flushable] = np.arange(len(flushable))
-        self.suited_free = np.zeros((len(self.exceptional_size), len(flushable) + 1))
+        # whole numbers, at most the exceptional hands times the suits: exact in float32 below 2**24
+        # (half the memory)
+        dtype = np.float32 if len(hands) * self.suits < 2**24 else np.float64
+        self.suited_before = np.zeros((len(self.exceptional_size) + 1, len(flushable) + 1), dtype=dtype)
         if len(hands) and len(flushable):
-            self.suited_free[:, : len(flushable)] = self._suited_free(part, suit_masks, flushable)
+            self._suited_free(part, suit_masks, flushable, self.suited_before[1:, : len(flushable)])
+            np.cumsum(self.suited_before, axis=0, out=self.suited_before)
         self.overlap = ExceptionalOverlap(space, hands, part, self.exceptional_size, symmetric)
-        # the same, added up per class with exceptional parts, and a last row of zeros for the others
+        # per class with exceptional parts, then a last entry for the others (no part, no hand)
         with_exceptions = int(self.col_slot.max()) + 1
         slot = self.col_slot[self.exceptional_class]
-        self.class_suited = group_sum(self.suited_free, slot, 0, with_exceptions + 1)
         self.class_exceptional_size = np.bincount(slot, self.exceptional_size, with_exceptions + 1).astype(np.int64)
+        stops = np.append(self.col_starts, len(self.exceptional_size))[1:]
+        self.class_first_exceptional = np.append(self.col_starts, 0).astype(np.int64)
+        self.class_stop_exceptional = np.append(stops, 0).astype(np.int64)
 
-    def _suited_free(self, part: IntArray, suit_masks: IntArray, flushable: IntArray) -> FloatArray:
-        """(exceptional parts, flushable multisets): pairs of a hand of the part and a one-suited hand
-        of the multiset that share no card, from each hand's rank masks per suit (``suit_masks``).
+    def _suited_free(self, part: IntArray, suit_masks: IntArray, flushable: IntArray, result: Floats) -> None:
+        """Into ``result`` (exceptional parts, flushable multisets; zeros): pairs of a hand of the part and a
+        one-suited hand of the multiset that share no card, from each hand's rank masks per suit (``suit_masks``).
 
         A one-suited hand of ranks F in suit s is free of a hand when the hand holds no rank of F in
         s; the hands of a part hold few distinct masks, so each distinct mask is tested against every
@@ -204,16 +213,12 @@ class MeetCounter:
         key, ways = np.unique(np.repeat(part, self.suits) * span + suit_masks.reshape(-1), return_counts=True)
         key_part = key // span
         masks, which = np.unique(key % span, return_inverse=True)
-        # sums of whole numbers stay exact in float32 below 2**24
-        dtype = np.float32 if len(part) * self.suits < 2**24 else np.float64
-        apart = ((masks[:, None] & self.rank_mask[flushable][None, :]) == 0).astype(dtype)
-        result = np.zeros((len(self.exceptional_size), len(flushable)))
+        apart = ((masks[:, None] & self.rank_mask[flushable][None, :]) == 0).astype(result.dtype)
         for start in range(0, len(key), SUITED_KEYS_PER_SLICE):
             stop = start + SUITED_KEYS_PER_SLICE
             rows = apart[which[start:stop]]
-            rows *= ways[start:stop, None].astype(dtype)
-            result += group_sum(rows, key_part[start:stop], 0, len(result))
-        return result
+            rows *= ways[start:stop, None].astype(result.dtype)
+            group_sum(rows, key_part[start:stop], result)
 
     @property
     def feasible(self) -> bool:
@@ -346,21 +351,16 @@ def _reduce(values: FloatArray, starts: IntArray, axis: int) -> FloatArray:
     return np.add.reduceat(values, starts, axis=axis)
 
 
-def group_sum(values: FloatArray, group: IntArray, axis: int, groups: int) -> FloatArray:
-    """``values`` added up along ``axis`` by ``group`` (sorted: one group number per row, or per
-    column), into an axis of ``groups`` entries (groups that never occur stay zero).
+def group_sum(values: Floats, group: IntArray, result: Floats) -> None:
+    """Add the rows of ``values`` up by ``group`` (sorted: a group number per row) into the rows of
+    ``result`` (a row per group number; groups that never occur are left as they are).
 
-    >>> group_sum(np.array([[1.0], [2.0], [4.0]]), np.array([0, 0, 2]), 0, 3).tolist()
+    >>> result = np.zeros((3, 1))
+    >>> group_sum(np.array([[1.0], [2.0], [4.0]]), np.array([0, 0, 2]), result)
+    >>> result.tolist()
     [[3.0], [0.0], [4.0]]
     """
-    shape = (groups, values.shape[1]) if axis == 0 else (values.shape[0], groups)
-    result = np.zeros(shape)
-    if values.shape[axis] == 0:
-        return result
+    if len(values) == 0:
+        return
     present, starts = np.unique(group, return_index=True)
-    sums = np.add.reduceat(values, starts, axis=axis)
-    if axis == 0:
-        result[present] = sums
-    else:
-        result[:, present] = sums
-    return result
+    result[present] += np.add.reduceat(values, starts, axis=0)

@@ -29,7 +29,7 @@ IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
 MAX_TERMS = 400_000_000  # products of tallies added up, over all subset orbits
-TERMS_PER_STEP = 4_000_000
+TERMS_PER_STEP = 1_000_000
 DENSE_SHARE = 20  # an orbit met in at least 1 / DENSE_SHARE of the parts is added up as a matrix product
 
 
@@ -51,30 +51,33 @@ class ExceptionalOverlap:
         field = (np.int64(1) << ranks) - 1
         tallies: list[tuple[IntArray, IntArray, FloatArray, FloatArray]] = []  # (orbit, part, tally, sign / orbit size)
         for held in range(1, space.size):
-            # the card sets of ``held`` cards of every hand, filled in place (the hand-sized
-            # arrays of this loop are the peak of diff's memory)
-            chosen = list(combinations(range(space.size), held))
-            code = np.empty(len(chosen) * len(hands), dtype=np.int64)
-            orbit = np.ones(len(code), dtype=np.int64)
-            for index, positions in enumerate(chosen):
-                span = slice(index * len(hands), (index + 1) * len(hands))
-                code[span] = card_bit[:, positions].sum(axis=1)
+            # the card sets of ``held`` cards tallied per part one choice of positions at a time (all
+            # of them at once made the peak of diff's memory), then the tallies merged
+            found: list[tuple[np.ndarray, ...]] = []  # (set code, part, tally, orbit size)
+            for positions in combinations(range(space.size), held):
+                code = card_bit[:, positions].sum(axis=1)
+                orbit = np.ones(len(code), dtype=np.int64)
                 if symmetric:
-                    masks = _sorted_down((code[span, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field)
-                    orbit[span] = _orbit_sizes(masks, suits)
-                    code[span] = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
-            _, first, ids = np.unique(code, return_index=True, return_inverse=True)
-            del code
-            orbit_size = orbit[first].astype(np.float64)
-            del orbit, first
-            ids = ids.reshape(-1)
-            ids *= self.parts
-            ids += np.tile(part, len(chosen))
-            found, tally = np.unique(ids, return_counts=True)
-            del ids
-            orbit_id = found // self.parts
-            sign = (-1.0) ** held / orbit_size[orbit_id]
-            tallies.append((orbit_id, found % self.parts, tally.astype(np.float64), sign))
+                    masks = _sorted_down((code[:, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field)
+                    orbit = _orbit_sizes(masks, suits)
+                    code = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
+                codes, first, ids = np.unique(code, return_index=True, return_inverse=True)
+                keys, tally = np.unique(ids.reshape(-1) * self.parts + part, return_counts=True)
+                local = keys // self.parts
+                # narrowed: kept for every choice of positions until merged
+                found.append(
+                    (codes[local], keys % self.parts, tally.astype(np.int32), orbit[first][local].astype(np.int16))
+                )
+            set_codes, set_parts, set_tallies, set_orbits = (
+                np.concatenate(column) for column in zip(*found, strict=True)
+            )
+            del found
+            codes, first, ids = np.unique(set_codes, return_index=True, return_inverse=True)
+            keys, inverse = np.unique(ids.reshape(-1) * self.parts + set_parts, return_inverse=True)
+            summed = np.bincount(inverse.reshape(-1), set_tallies, minlength=len(keys)).astype(np.float64, copy=False)
+            orbit_id: IntArray = keys // self.parts
+            sign: FloatArray = (-1.0) ** held / set_orbits[first][orbit_id].astype(np.float64)
+            tallies.append((orbit_id, keys % self.parts, summed, sign))
         self.orbit = np.concatenate([t[0] + offset for t, offset in zip(tallies, _offsets(tallies), strict=True)])
         self.part = np.concatenate([t[1] for t in tallies])
         self.tally = np.concatenate([t[2] for t in tallies])

@@ -64,10 +64,8 @@ class ExceptionalOverlap:
                 codes, first, ids = np.unique(code, return_index=True, return_inverse=True)
                 keys, tally = np.unique(ids.reshape(-1) * self.parts + part, return_counts=True)
                 local = keys // self.parts
-                # narrowed: kept for every choice of positions until merged
-                found.append(
-                    (codes[local], keys % self.parts, tally.astype(np.int32), orbit[first][local].astype(np.int16))
-                )
+                # kept for every choice of positions until merged: tallies in 32 bits
+                found.append((codes[local], keys % self.parts, tally.astype(np.int32), orbit[first][local]))
             set_codes, set_parts, set_tallies, set_orbits = (
                 np.concatenate(column) for column in zip(*found, strict=True)
             )

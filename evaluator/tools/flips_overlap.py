@@ -64,8 +64,16 @@ class ExceptionalOverlap:
                 codes, first, ids = np.unique(code, return_index=True, return_inverse=True)
                 keys, tally = np.unique(ids.reshape(-1) * self.parts + part, return_counts=True)
                 local = keys // self.parts
-                # kept for every choice of positions until merged: tallies in 32 bits
-                found.append((codes[local], keys % self.parts, tally.astype(np.int32), orbit[first][local]))
+                # kept for every choice of positions until merged: parts and tallies in 32 bits, orbit
+                # sizes in 8 (at most 4! = 24: a deck has at most four suits)
+                found.append(
+                    (
+                        codes[local],
+                        (keys % self.parts).astype(np.int32),
+                        tally.astype(np.int32),
+                        orbit[first][local].astype(np.int8),
+                    )
+                )
             set_codes, set_parts, set_tallies, set_orbits = (
                 np.concatenate(column) for column in zip(*found, strict=True)
             )

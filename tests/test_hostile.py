@@ -203,7 +203,7 @@ def test_nesting_limit(tmp_path: Path) -> None:
 def test_value_count_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The real limit (100,000) is pinned by test_load; a lower one keeps this test quick.
     assert MAX_NODES == 100_000
-    monkeypatch.setattr(importlib.import_module("evaluator.rules.yaml_read"), "MAX_NODES", 1_000)
+    monkeypatch.setattr(importlib.import_module("evaluator.rules.yaml_base"), "MAX_NODES", 1_000)
     items = ", ".join(["0"] * 1_010)
     path = write(tmp_path, "many.yaml", "name: many\nsource: [" + items + "]\n")
     # values counted: the mapping, 2 keys, "many", the list, then the list items:

@@ -252,7 +252,8 @@ def test_the_python_api_confines_and_takes_a_root(secret: tuple[Path, str], tmp_
     assert load_document(child, root=[tmp_path]).data["name"] == "child"
 
 
-def test_each_parent_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_parent_is_parsed_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path) -> None:
+    # (a cache of its own: a file parsed before, by another test, would be read back, not parsed)
     load_module = sys.modules["evaluator.rules.load"]  # the module (evaluator.load is the function)
 
     write(tmp_path, "base.yaml", SMALL)

@@ -22,8 +22,8 @@ from evaluator.rules.load import (
     read_file,
 )
 
-# The reading limits live in evaluator.rules.yaml_read (evaluator.rules.load re-exports them).
-yaml_read_module = importlib.import_module("evaluator.rules.yaml_read")
+# The reading limits live in evaluator.rules.yaml_base (evaluator.rules.load re-exports them).
+yaml_base_module = importlib.import_module("evaluator.rules.yaml_base")
 STANDARD = (resources.rulesets_dir() / "standard.yaml").read_text(encoding="utf-8")
 
 
@@ -169,7 +169,7 @@ def test_node_limit_is_one_hundred_thousand() -> None:
 
 def test_too_many_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     # The real limit takes seconds of pure-Python parsing; the count works the same at 1,000.
-    monkeypatch.setattr(yaml_read_module, "MAX_NODES", 1000)
+    monkeypatch.setattr(yaml_base_module, "MAX_NODES", 1000)
     # Nodes: the mapping, the key `a`, the list, then the items; item k sits at col 5 + 3k.
     assert parse_yaml("a: [" + "0, " * 997 + "]\n").data["a"] == [0] * 997
     text = "a: [" + "0, " * 998 + "]\n"

@@ -118,14 +118,14 @@ def test_a_forged_table_is_not_read(memo: Path) -> None:
         pattern_memo._memo = pattern_memo._Memo()
 
 
-def test_a_warm_eval_imports_neither_lark_nor_jsonschema_nor_numpy(tmp_path: Path) -> None:
+def test_a_warm_eval_imports_neither_lark_jsonschema_yaml_nor_numpy(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "POKERRULES_CACHE": str(tmp_path / "cache")}
     probe = (
         "import sys; from evaluator.cli.main import main; main(['eval', 'standard', 'Kc Kd Ks 4h 4c']);"
-        "print(sorted(m for m in ('jsonschema', 'lark', 'numpy') if m in sys.modules))"
+        "print(sorted(m for m in ('jsonschema', 'lark', 'numpy', 'yaml') if m in sys.modules))"
     )
     runs = [
         subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True) for _ in "12"
     ]
-    assert runs[0].stdout.endswith("['jsonschema', 'lark']\n")  # the first start validates and parses
+    assert runs[0].stdout.endswith("['jsonschema', 'lark', 'yaml']\n")  # the first start reads, validates, parses
     assert runs[1].stdout == "Ks Kd Kc 4h 4c  full_house  kings full of fours\n[]\n"

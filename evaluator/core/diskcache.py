@@ -65,6 +65,7 @@ MAGICS = (
     b"PRDIRECT",
     b"PRSTRATG",
     b"PRCOVERG",
+    b"PRPARSED",
 )
 #: Suffixes of the files this cache writes.
 CACHE_SUFFIXES = (
@@ -78,6 +79,7 @@ CACHE_SUFFIXES = (
     ".direct",
     ".strategy",
     ".coverage",
+    ".parsed",
 )
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core import resources
 from ..core.errors import LoadError
+from . import document_memo
 from .confine import (
     MAX_PATH_CHARS,
     Confinement,
@@ -184,11 +185,24 @@ def _read_once(path: Path) -> Document:
     key = (os.path.realpath(path), hashlib.blake2b(raw, digest_size=16).digest())
     if key in _PARSED:
         return _with_source(_PARSED[key], str(path))
-    doc = parse_yaml(decode_utf8(raw, str(path)), str(path))
+    doc = _parsed(raw, str(path), buffer_of(path) is None)
     if len(_PARSED) >= _PARSED_LIMIT:
         _PARSED.pop(next(iter(_PARSED)))
     _PARSED[key] = doc
     return doc
+
+
+def _parsed(raw: bytes, source: str, remember: bool) -> Document:
+    """The document of a file's bytes: from the disk cache when they were parsed before, else
+    parsed (and, when ``remember``, kept: not an editor's buffer, which changes every keystroke)."""
+    if not remember:
+        return parse_yaml(decode_utf8(raw, source), source)
+    key = document_memo.content_key(raw)
+    found = document_memo.remembered(key, source)
+    if found is None:
+        found = parse_yaml(decode_utf8(raw, source), source)
+        document_memo.remember(key, found)
+    return found
 
 
 def _read_parent(path: Path) -> Document:

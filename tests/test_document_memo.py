@@ -7,9 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from evaluator import load
 from evaluator.core import diskcache, resources
+from evaluator.core.errors import LoadError
 from evaluator.rules import document_memo
 from evaluator.rules import load as rules_load
 from evaluator.rules.load import load_document
@@ -128,3 +131,45 @@ def test_no_cache_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv(resources.CACHE_ENV, str(foreign))
     assert load("standard").name == "standard"
     assert memo_files(foreign) == []
+
+
+def assert_reads_back(text: str) -> bool:
+    """Parse ``text``, keep its document and read it back: the same document, or none when
+    JSON cannot say it exactly. False when the text does not parse."""
+    try:
+        parsed = parse_yaml(text, "rules.yaml")
+    except LoadError:
+        return False
+    key = document_memo.content_key(text.encode("utf-8", "surrogatepass"))
+    document_memo.remember(key, parsed)
+    back = document_memo.remembered(key, "rules.yaml")
+    assert back == parsed if document_memo.exact_in_json(parsed.data) else back is None
+    return True
+
+
+TOKENS = list(":-[]{}&*!|>#%@`,?'\"\n ~=<.0129aAsTx") + ["\r\n", "---", "!!", ": ", "- ", "é", "1e3", ".inf", "null"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.lists(st.one_of(st.sampled_from(TOKENS), st.characters()), max_size=80).map("".join))
+def test_any_text_that_parses_reads_back(text: str, own_cache: Path) -> None:
+    assert_reads_back(text)
+
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12), st.just("12:30"))
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.dictionaries(st.one_of(st.text(min_size=1, max_size=8), st.integers()), VALUES, min_size=1, max_size=5),
+    flow=st.booleans(),
+)
+def test_any_written_document_reads_back(data: dict[object, object], flow: bool, own_cache: Path) -> None:
+    import yaml  # (the reader's own dependency) writes the data out as a user might
+
+    assume(assert_reads_back(yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True)))

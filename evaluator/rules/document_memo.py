@@ -8,9 +8,11 @@ and the line and column of every value and key -- is written out as plain JSON
 one file per content: its name and header carry the SHA-256 of the file's
 bytes and of the reading code (``yaml_base``, ``yaml_read``, ``yaml_parse``,
 ``yaml_words``), so a changed file or a changed reader parses anew. Only files
-that parsed are kept, and only documents JSON says exactly: mapping keys that are text, values
-of dicts, lists, text, whole numbers, finite floats, booleans and None; any
-other document is parsed each time, as before.
+that parsed are kept, and only documents JSON says exactly (mapping keys that
+are text; values of dicts, lists, text, whole numbers, finite floats, booleans
+and None); any other document is parsed each time, as before. An editor's
+unsaved buffer is never kept (:func:`evaluator.rules.load` asks only for files
+read from disk).
 
 The positions name the file they were read from; a document read back is
 named after the path asked for (a file copied elsewhere reads as itself).
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import diskcache, resources
+from .schema_seen import plain
 from .yaml_read import Document, Position, YamlPath
 
 MAGIC = b"PRPARSED"
@@ -58,25 +61,19 @@ def _fields(key: str) -> dict[str, Any]:
     return {"format": FORMAT_VERSION, "digest": key}
 
 
-def exact_in_json(value: Any, depth: int = 0) -> bool:
+def exact_in_json(value: Any) -> bool:
     """Whether JSON gives ``value`` back exactly: dicts with text keys, lists, text, whole
     numbers, finite floats, booleans and None (of exactly those types).
 
     >>> exact_in_json({"a": [1, 2.5, None, True]}), exact_in_json({1: "a"}), exact_in_json(float("nan"))
     (True, False, False)
     """
+    return plain(value, scalar=_exact_scalar, key=lambda key: type(key) is str)
+
+
+def _exact_scalar(value: Any) -> bool:
     kind = type(value)
-    if kind in (str, int, bool) or value is None:
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if depth > 64:
-        return False
-    if kind is dict:
-        return all(type(key) is str and exact_in_json(item, depth + 1) for key, item in value.items())
-    if kind is list:
-        return all(exact_in_json(item, depth + 1) for item in value)
-    return False
+    return kind in (str, int, bool) or value is None or (kind is float and math.isfinite(value))
 
 
 def _positions(found: dict[YamlPath, Position]) -> list[list[Any]]:

@@ -14,6 +14,7 @@ these data exactly, so a changed file or a new schema is validated again.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -25,19 +26,30 @@ FORMAT_VERSION = 1
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def plain(value: Any, depth: int = 0) -> bool:
-    """Whether ``value`` is made only of dicts, lists and scalars of exactly the plain
-    types (no subclass: its ``repr`` could hide a difference)."""
+def _plain_scalar(value: Any) -> bool:
+    return type(value) in _PLAIN
+
+
+def plain(
+    value: Any, scalar: Callable[[Any], bool] = _plain_scalar, key: Callable[[Any], bool] = _plain_scalar
+) -> bool:
+    """Whether ``value`` is made only of dicts (their keys passing ``key``), lists and
+    scalars passing ``scalar``: by default of exactly the plain types (no subclass: its
+    ``repr`` could hide a difference).
+
+    >>> plain({"a": [1, None]}), plain({"a": {1, 2}}), plain({1: "a"}, key=lambda k: type(k) is str)
+    (True, False, False)
+    """
+    return _plain(value, scalar, key, 0)
+
+
+def _plain(value: Any, scalar: Callable[[Any], bool], key: Callable[[Any], bool], depth: int) -> bool:
     kind = type(value)
-    if kind in _PLAIN:
-        return True
-    if depth > 64:
-        return False
     if kind is dict:
-        return all(type(key) in _PLAIN and plain(item, depth + 1) for key, item in value.items())
+        return depth <= 64 and all(key(k) and _plain(item, scalar, key, depth + 1) for k, item in value.items())
     if kind is list:
-        return all(plain(item, depth + 1) for item in value)
-    return False
+        return depth <= 64 and all(_plain(item, scalar, key, depth + 1) for item in value)
+    return scalar(value)
 
 
 @cache

@@ -21,7 +21,6 @@ import them from this module.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -166,7 +165,7 @@ def _extends_target(doc: Document, path: Path, confinement: Confinement) -> Path
 # Files parsed in this process, by real path and a digest of their bytes: a
 # folder of files sharing one parent parses it once per run, and a file that
 # changed (even within one tick of the file system's clock) is parsed again.
-_PARSED: dict[tuple[str, bytes], Document] = {}
+_PARSED: dict[tuple[str, str], Document] = {}
 _PARSED_LIMIT = 128
 
 
@@ -180,28 +179,30 @@ def _with_source(doc: Document, source: str) -> Document:
 
 
 def _read_once(path: Path) -> Document:
-    """:func:`read_file`, parsing each file's content once per run."""
+    """:func:`read_file`, parsing each file's content once per run (and, read from disk, once
+    ever: see :mod:`evaluator.rules.document_memo`)."""
     raw = read_bytes(path)
-    key = (os.path.realpath(path), hashlib.blake2b(raw, digest_size=16).digest())
+    digest = document_memo.content_key(raw)  # one digest of the bytes names both memos
+    key = (os.path.realpath(path), digest)
     if key in _PARSED:
         return _with_source(_PARSED[key], str(path))
-    doc = _parsed(raw, str(path), buffer_of(path) is None)
+    doc = _parsed(raw, str(path), digest if buffer_of(path) is None else None)
     if len(_PARSED) >= _PARSED_LIMIT:
         _PARSED.pop(next(iter(_PARSED)))
     _PARSED[key] = doc
     return doc
 
 
-def _parsed(raw: bytes, source: str, remember: bool) -> Document:
+def _parsed(raw: bytes, source: str, digest: str | None) -> Document:
     """The document of a file's bytes: from the disk cache when they were parsed before, else
-    parsed (and, when ``remember``, kept: not an editor's buffer, which changes every keystroke)."""
-    if not remember:
+    parsed and kept under ``digest`` (None: never kept -- an editor's buffer, which changes every
+    keystroke)."""
+    if digest is None:
         return parse_yaml(decode_utf8(raw, source), source)
-    key = document_memo.content_key(raw)
-    found = document_memo.remembered(key, source)
+    found = document_memo.remembered(digest, source)
     if found is None:
         found = parse_yaml(decode_utf8(raw, source), source)
-        document_memo.remember(key, found)
+        document_memo.remember(digest, found)
     return found
 
 

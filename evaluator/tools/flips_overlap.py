@@ -78,7 +78,7 @@ class ExceptionalOverlap:
                 np.concatenate(column) for column in zip(*found, strict=True)
             )
             del found
-            codes, first, ids = np.unique(set_codes, return_index=True, return_inverse=True)
+            _, first, ids = np.unique(set_codes, return_index=True, return_inverse=True)
             keys, inverse = np.unique(ids.reshape(-1) * self.parts + set_parts, return_inverse=True)
             summed = np.bincount(inverse.reshape(-1), set_tallies, minlength=len(keys)).astype(np.float64, copy=False)
             orbit_id: IntArray = keys // self.parts

@@ -174,7 +174,8 @@ def test_categories_only_in_one_and_reclassified_cards(capsys: pytest.CaptureFix
 
 
 def test_sampled_share_states_seed_and_wilson_interval(capsys: pytest.CaptureFixture[str]) -> None:
-    data = diff_json(capsys, "standard", "suits-bridge", "--samples", "300", "--seed", "7")
+    # a sampled flip census (wild cards): the showdowns are sampled too
+    data = diff_json(capsys, "standard", "deuces-wild", "--samples", "300", "--seed", "7")
     showdowns = data["showdowns"]
     assert showdowns["method"] == "sampled" and showdowns["seed"] == 7 and showdowns["deals"] == 300
     interval = showdowns["interval"]
@@ -183,17 +184,19 @@ def test_sampled_share_states_seed_and_wilson_interval(capsys: pytest.CaptureFix
     assert (interval["low"], interval["high"]) == pytest.approx(wilson_interval(showdowns["changed"], 300))
     for deal in showdowns["examples"]:
         assert deal["outcome_a"] != deal["outcome_b"]
-        a, b = load("standard"), load("suits-bridge")
+        a, b = load("standard"), load("deuces-wild")
         assert a.compare(" ".join(deal["first"]), " ".join(deal["second"])) == deal["outcome_a"]
         assert b.compare(" ".join(deal["first"]), " ".join(deal["second"])) == deal["outcome_b"]
-    code, out, _ = run(capsys, "diff", "standard", "suits-bridge", "--samples", "300", "--seed", "7")
+    code, out, _ = run(capsys, "diff", "standard", "deuces-wild", "--samples", "300", "--seed", "7")
     assert code == 0 and "seed 7" in out and "95% Wilson interval" in out
 
 
 def test_same_seed_same_share_other_seed_other_sample(capsys: pytest.CaptureFixture[str]) -> None:
-    first = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "1")["showdowns"]
-    again = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "1")["showdowns"]
-    other = diff_json(capsys, "short-deck", "short-deck-trips", "--samples", "300", "--seed", "2")["showdowns"]
+    # six cards each: the exact census judged five, so the showdowns are sampled
+    options = ("--cards", "6", "--samples", "300", "--seed")
+    first = diff_json(capsys, "short-deck", "short-deck-trips", *options, "1")["showdowns"]
+    again = diff_json(capsys, "short-deck", "short-deck-trips", *options, "1")["showdowns"]
+    other = diff_json(capsys, "short-deck", "short-deck-trips", *options, "2")["showdowns"]
     assert first == again
     assert first["examples"] != other["examples"]
 

@@ -27,10 +27,11 @@
 3. **How often it matters.** The share of heads-up showdowns whose outcome
    changes (another winner, or a tie that becomes a win or the reverse), with
    both players dealt the same N cards under both rulesets from the cards both
-   decks hold. It is *exact* when the rules are the same (nothing can change)
-   or when there are no more deals than the sample budget (every deal is
-   enumerated); otherwise it is *sampled* with a stated seed and a 95% Wilson
-   score interval.
+   decks hold. It is *exact* when the rules are the same (nothing can change),
+   when the flip census of the same hands is exact (a deal is a pair of hands
+   that can meet: its total over its population) or when there are no more
+   deals than the sample budget (every deal is enumerated); otherwise it is
+   *sampled* with a stated seed and a 95% Wilson score interval.
 
 The result is a plain :class:`Diff` value; its text rendering is in
 :mod:`evaluator.tools.diff_text`, its JSON is ``Diff.as_dict``, the HTML report is
@@ -72,7 +73,7 @@ from .diff_types import (
     Setting,
     Side,
 )
-from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
+from .showdown_share import ChangedDeal, ShowdownShare, census_share, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -398,15 +399,17 @@ def compare_rulesets(
     deck = common_deck(a, b)
     size = max(a.hand_size, b.hand_size)
     games = None
+    flip_causes, parts = (None, None) if same_rules else flip_census(a, b, deck, samples, seed)
     if a.game is not None or b.game is not None:
         from .game_sample import DEFAULT_GAME_DEALS, game_share
 
         games = game_share(a, b, deck, game_deals or DEFAULT_GAME_DEALS, seed, progress)
         reason = "either ruleset has a game: heads-up deals are dealt as the games deal (see the game deals)"
         showdowns = ShowdownShare("game", dealt, len(deck), 0, 0, None, reason=reason)
+    elif flip_causes is not None and flip_causes.method == "exact" and dealt == size:
+        showdowns = census_share(flip_causes)  # every deal already judged: exact, no sample
     else:
         showdowns = showdown_share(a, b, dealt, samples, seed, progress)
-    flip_causes, parts = (None, None) if same_rules else flip_census(a, b, deck, samples, seed)
     scan = None
     if not same_rules and len(deck) >= 2 * size:
         # every hand of the deck, judged for the census: its parts are the candidate hands, exactly

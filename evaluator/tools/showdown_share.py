@@ -2,7 +2,9 @@
 
 Both players are dealt the same N cards under both rulesets from the cards
 both decks hold. The share is *exact* when the rules are the same (nothing can
-change) or when there are no more deals than the sample budget (every deal is
+change), when the exact flip census of the same hands is at hand (a deal
+changes its outcome exactly when its two hands flip: :func:`census_share`) or
+when there are no more deals than the sample budget (every deal is
 enumerated); otherwise it is *sampled* with a stated seed and a 95% Wilson
 score interval. Games (a board, must-use rules, hi-lo) are dealt by
 :mod:`evaluator.tools.game_sample`.
@@ -25,6 +27,7 @@ from .diff_basis import common_deck, hand_or_none, rules_fingerprint
 if TYPE_CHECKING:
     from ..engine.hand import Hand
     from ..ruleset import Ruleset
+    from .flip_types import FlipCensus
 
 CHANGED_EXAMPLES = 3  # changed showdowns kept as examples
 HeadsUp = tuple[tuple[Card, ...], tuple[Card, ...]]  # the two hands of one deal
@@ -213,6 +216,25 @@ def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> Sho
     changed, examples = _count_changed(a, b, deals, _Progress(None, len(deals)))
     share = changed / len(deals) if len(deals) else 0.0
     return ShowdownShare("exact", cards, len(deck), len(deals), changed, share, examples=examples)
+
+
+def census_share(census: FlipCensus) -> ShowdownShare:
+    """The exact share from an exact flip census (``census.method == "exact"``) of the hands dealt.
+
+    The census counts every unordered pair of hands that share no card -- every heads-up deal --
+    whose outcome differs (a win that becomes a loss or a tie, a tie that becomes a win), which is
+    what a changed showdown is; its groups' examples are the examples.
+    """
+    if census.method != "exact":
+        raise ValueError(f"a {census.method} flip census is not an exact count of the showdowns")
+    examples = tuple(
+        ChangedDeal(group.example[0].cards, group.example[1].cards, group.outcome_a, group.outcome_b)
+        for group in census.groups
+        if group.example is not None
+    )[:CHANGED_EXAMPLES]
+    changed, deals = census.total(), census.population
+    share = changed / deals if deals else 0.0
+    return ShowdownShare("exact", census.hand_size, census.common_deck, deals, changed, share, examples=examples)
 
 
 def sampled_share(

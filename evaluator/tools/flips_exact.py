@@ -77,20 +77,29 @@ def _group(
 
 
 def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.ndarray, dict[int, Candidate]]:
-    """Flips between parts of different rank multisets: totals per group key and the best pair of parts."""
+    """Flips between parts of different rank multisets: totals per group key and the best pair of parts.
+
+    A block's rows are judged against the parts of their classes and every later class only, both
+    ways round at once: a pair of parts is judged once, not twice (see :meth:`Block.columns`).
+    """
     totals = np.zeros(judge.key_count)
     best: dict[int, Candidate] = {}
-    parts = np.arange(space.parts)
     value_a, value_b = judge.value_a, judge.value_b
     for block in meet.blocks(ROWS_PER_BLOCK):
         rows = block.rows(space.classes)
-        found = judge.flips(rows, parts, (value_a[rows], value_a, value_b[rows], value_b))
+        columns = block.columns(space.classes, space.parts)
+        ii, jj, keys, back = judge.flips_both_ways(
+            rows, columns, (value_a[rows], value_a[columns], value_b[rows], value_b[columns])
+        )
+        one, two = rows[ii], columns[jj]
         weights = meet.weights(block)
-        for start in range(0, len(found[0]), FLIPS_PER_SLICE):  # a block's flips can be many: a slice at a time
-            ii, jj, flipped = (column[start : start + FLIPS_PER_SLICE] for column in found)
-            weight = weights.at(ii, jj)
+        for start in range(0, len(ii), FLIPS_PER_SLICE):  # a block's flips can be many: a slice at a time
+            cut = slice(start, start + FLIPS_PER_SLICE)
+            weight = weights.at(ii[cut], two[cut])
             keep = weight > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
-            _add_flips(totals, best, (rows[ii[keep]], jj[keep], flipped[keep], weight[keep]), value_a, value_b)
+            first = np.where(back[cut], two[cut], one[cut])[keep]  # the part A ranks higher
+            second = np.where(back[cut], one[cut], two[cut])[keep]
+            _add_flips(totals, best, (first, second, keys[cut][keep], weight[keep]), value_a, value_b)
     return totals, best
 
 

@@ -151,16 +151,56 @@ class PartJudge:
         looked at); ``suit_tie`` marks the pairs equal by value in a ruleset
         that breaks ties by suit (None: none are).
         """
-        outcome_a, exception_a = self.side_a.outcomes(first, second, values[0], values[1])
-        outcome_b, exception_b = self.side_b.outcomes(first, second, values[2], values[3])
-        flip = outcome_a > outcome_b  # A ranks the first hand higher than B does
+        outcomes = self._outcomes(first, second, values)
+        flip = outcomes[0] > outcomes[2]  # A ranks the first hand higher than B does
         if allowed is not None:
             flip &= allowed
         # the flat positions, split: quicker than nonzero's two index arrays
         flat = np.flatnonzero(flip)
         ii = flat // flip.shape[1]
         jj = flat - ii * flip.shape[1]
+        return ii, jj, self._keys(first[ii], second[jj], flat, outcomes, suit_tie)
+
+    def flips_both_ways(
+        self, first: IntArray, second: IntArray, values: tuple[IntArray, IntArray, IntArray, IntArray]
+    ) -> tuple[IntArray, IntArray, IntArray, BoolArray]:
+        """:meth:`flips` of the pairs (``first[i]``, ``second[j]``) and of the same pairs the other way
+        round, judged once: (i, j, group key, back), ``back`` where the flip is (``second[j]``,
+        ``first[i]``). Outcomes are antisymmetric and every cause reads both parts alike, so the
+        other way round only swaps the parts' labels in the key. A pair whose parts are both among
+        ``first`` and ``second`` is there twice and is kept once (``first[i] < second[j]``)."""
+        outcomes = self._outcomes(first, second, values)
+        outcome_a, outcome_b = outcomes[0], outcomes[2]
+        differ = outcome_a != outcome_b
+        rows, columns = np.flatnonzero(np.isin(first, second)), np.flatnonzero(np.isin(second, first))
+        differ[np.ix_(rows, columns)] &= first[rows][:, None] < second[columns][None, :]
+        flat = np.flatnonzero(differ)
+        ii = flat // outcome_a.shape[1]
+        jj = flat - ii * outcome_a.shape[1]
+        back = outcome_a.reshape(-1)[flat] < outcome_b.reshape(-1)[flat]
         one, two = first[ii], second[jj]
+        one, two = np.where(back, two, one), np.where(back, one, two)
+        return ii, jj, self._keys(one, two, flat, outcomes, None), back
+
+    def _outcomes(
+        self, first: IntArray, second: IntArray, values: tuple[IntArray, IntArray, IntArray, IntArray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(outcome, exception) under A, then under B, of every pair (see :meth:`SideJudge.outcomes`)."""
+        outcome_a, exception_a = self.side_a.outcomes(first, second, values[0], values[1])
+        outcome_b, exception_b = self.side_b.outcomes(first, second, values[2], values[3])
+        return outcome_a, exception_a, outcome_b, exception_b
+
+    def _keys(
+        self,
+        one: IntArray,
+        two: IntArray,
+        flat: IntArray,
+        outcomes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        suit_tie: BoolArray | None,
+    ) -> IntArray:
+        """The group key of each flip: the parts ``one`` (A ranks it higher than B does) and ``two``,
+        judged at the flat positions ``flat`` of the outcome matrices (the same either way round)."""
+        outcome_a, exception_a, outcome_b, exception_b = outcomes
         # causes in order, the first that applies names the flip; those that never apply are left out
         conditions, causes = [], []
         if self.side_a.has_beats or self.side_b.has_beats:
@@ -184,7 +224,8 @@ class PartJudge:
         kind = (outcome_a.reshape(-1)[flat] == 0).astype(np.int64) * 2 + (outcome_b.reshape(-1)[flat] == 0)
         labels = len(self.label_names)
         key = ((cause * KINDS + kind) * labels + self.label[one]) * labels + self.label[two]
-        return ii, jj, key.astype(np.int64)
+        keys: IntArray = key.astype(np.int64)
+        return keys
 
     def describe_key(self, key: int) -> tuple[str, str, str, int, int]:
         """(cause, first label, second label, outcome under A, outcome under B) of a group key."""

@@ -58,6 +58,12 @@ class Block:
         bases = np.arange(self.start, self.stop, dtype=np.int64)
         return np.concatenate([bases, classes + np.arange(self.first_exceptional, self.stop_exceptional)])
 
+    def columns(self, classes: int, parts: int) -> IntArray:
+        """The parts of classes ``start`` on (of ``parts``): bases, then exceptional parts. A pair of parts
+        of two blocks is in the rows of the first only; a pair within the block is there twice."""
+        bases = np.arange(self.start, classes, dtype=np.int64)
+        return np.concatenate([bases, np.arange(classes + self.first_exceptional, parts, dtype=np.int64)])
+
 
 class MeetCounter:
     """Ordered pairs of hands that share no card, part against part (see the module docstring).
@@ -103,9 +109,10 @@ class MeetCounter:
     # --- free hands of one multiset against one hand of another -------------------------------
 
     def free_rows(self, start: int, stop: int) -> FreeRows:
-        """T(R1, R2) for R1 among multisets ``start``..``stop`` (a block's) and every R2 (see :class:`FreeRows`)."""
+        """T(R1, R2) for R1 among multisets ``start``..``stop`` (a block's) and every R2 from ``start``
+        on (see :class:`FreeRows`)."""
         dtype = np.int16 if int(self.total.max()) < 2**15 else np.int64
-        rows = np.rint(np.exp(self.count_marks[start:stop] @ self.log_free.T)).astype(dtype)
+        rows = np.rint(np.exp(self.count_marks[start:stop] @ self.log_free[start:].T)).astype(dtype)
         return FreeRows(start, stop, rows, self.total)
 
     # --- whole classes ------------------------------------------------------------------------
@@ -226,9 +233,9 @@ class MeetCounter:
         return self.overlap.feasible
 
     def exceptional_pairs(self, first: int, stop: int) -> FloatArray:
-        """(stop - first, exceptional parts): exceptional parts ``first``..``stop`` against every exceptional part
-        (pairs of one rank multiset excepted: they are not needed)."""
-        return self.overlap.rows(first, stop)
+        """(stop - first, exceptional parts from ``first`` on): exceptional parts ``first``..``stop`` against
+        those (pairs of one rank multiset excepted: they are not needed)."""
+        return self.overlap.rows(first, stop, first)
 
     # --- a block of rows ------------------------------------------------------------------------
 
@@ -248,25 +255,42 @@ class MeetCounter:
 
 class FreeRows:
     """T(R1, R2), the hands of multiset R2 that share no card with one hand of R1, for the rank
-    multisets R1 of one block (``start``..``stop``) against every R2; called with R2 in the block
-    instead it answers by symmetry: a pair of hands is counted from either side, so
+    multisets R1 of one block (``start``..``stop``) against every R2 from ``start`` on (a block's
+    pairs are with its own classes and later ones); called with R2 in the block instead it answers
+    by symmetry: a pair of hands is counted from either side, so
     ``total(R1) T(R1, R2) = total(R2) T(R2, R1)`` (whole numbers, divided exactly)."""
 
     def __init__(self, start: int, stop: int, rows: np.ndarray, total: IntArray) -> None:
         self.start, self.stop = start, stop
-        self.rows = rows  # (stop - start, multisets)
+        self.rows = rows  # (stop - start, multisets - start)
         self.total = total
 
     def __call__(self, first: IntArray, second: IntArray) -> IntArray:
-        """T(first[k], second[k]); one of the two must be a multiset of the block."""
+        """T(first[k], second[k]); one of the two must be a multiset of the block, the other not before it."""
         mine = (first >= self.start) & (first < self.stop)
+        if mine.all():  # most calls ask one way round only
+            return self._ahead(first, second)
+        if not mine.any():
+            return self._back(first, second)
         result = np.empty(len(first), dtype=np.int64)
-        result[mine] = self.rows[first[mine] - self.start, second[mine]]
-        other, own = first[~mine], second[~mine]
-        if ((own < self.start) | (own >= self.stop)).any():
-            raise RuntimeError("internal error: free hands asked for two multisets outside the block")
-        result[~mine] = self.rows[own - self.start, other].astype(np.int64) * self.total[own] // self.total[other]
+        result[mine] = self._ahead(first[mine], second[mine])
+        result[~mine] = self._back(first[~mine], second[~mine])
         return result
+
+    def _ahead(self, first: IntArray, second: IntArray) -> IntArray:
+        """T(first[k], second[k]) for ``first`` in the block."""
+        if len(second) and int(second.min()) < self.start:
+            raise RuntimeError("internal error: free hands asked for a multiset before the block")
+        found: IntArray = self.rows[first - self.start, second - self.start].astype(np.int64)
+        return found
+
+    def _back(self, first: IntArray, second: IntArray) -> IntArray:
+        """T(first[k], second[k]) for ``second`` in the block: by symmetry."""
+        if len(second) and (int(second.min()) < self.start or int(second.max()) >= self.stop):
+            raise RuntimeError("internal error: free hands asked for two multisets outside the block")
+        found = self._ahead(second, first) * self.total[second]
+        found //= self.total[first]
+        return found
 
 
 class BlockWeights:
@@ -290,13 +314,17 @@ class BlockWeights:
         self.bases = block.stop - block.start
         self.first_exceptional = block.first_exceptional
         own = np.arange(block.first_exceptional, block.stop_exceptional)
-        self.pairs = meet.exceptional_pairs(block.first_exceptional, block.stop_exceptional)  # (own, exceptional)
+        # (own, exceptional parts from the block's first on: those of the block's classes and later ones)
+        self.pairs = meet.exceptional_pairs(block.first_exceptional, block.stop_exceptional)
         own_class = meet.exceptional_class[own] - block.start
         # the classes of the block that have exceptional parts
         self.row_slot = np.full(self.bases, -1, dtype=np.int64)
         row_classes, row_starts = np.unique(own_class, return_index=True)
         self.row_slot[row_classes] = np.arange(len(row_classes))
-        self.pairs_by_class = _reduce(self.pairs, meet.col_starts, 1)  # (own, classes with some)
+        # the classes with exceptional parts from the block's first on are slots ``first_slot`` on
+        self.first_slot = int(np.searchsorted(meet.col_starts, block.first_exceptional))
+        column_starts = meet.col_starts[self.first_slot :] - block.first_exceptional
+        self.pairs_by_class = _reduce(self.pairs, column_starts, 1)  # (own, those classes)
         self.pairs_by_row = _reduce(self.pairs, row_starts, 0)  # (block classes with some, exceptional)
         # the exceptional parts of a block class against those of a class (both with some)
         self.classes_by_class = _reduce(self.pairs_by_class, row_starts, 0)
@@ -314,25 +342,30 @@ class BlockWeights:
         if len(pick):
             one, two = first[pick], part[pick]
             slot = self.row_slot[one - self.start]
-            both = _lookup(self.classes_by_class, slot, meet.col_slot[two])
+            both = _lookup(self.classes_by_class, slot, self._column_slot(two))
             whole = meet.class_pairs(one, two, self.free) - meet.exceptions_against(one, two, self.free)
             result[pick] = whole - meet.exceptions_against(two, one, self.free) + both
         # base against exceptional: the exceptional part against the whole class, less its exceptional parts
         pick = np.flatnonzero(base_row & ~base_col)
         if len(pick):
             one, two = first[pick], part[pick] - classes
-            taken = _lookup(self.pairs_by_row, self.row_slot[one - self.start], two)
+            taken = _lookup(self.pairs_by_row, self.row_slot[one - self.start], two - self.first_exceptional)
             result[pick] = meet.exceptional_against(two, one, self.free) - taken
         # exceptional against base, the same way round
         pick = np.flatnonzero(~base_row & base_col)
         if len(pick):
             one, two = first[pick] - classes, part[pick]
-            taken = _lookup(self.pairs_by_class, one - self.first_exceptional, meet.col_slot[two])
+            taken = _lookup(self.pairs_by_class, one - self.first_exceptional, self._column_slot(two))
             result[pick] = meet.exceptional_against(one, two, self.free) - taken
         pick = np.flatnonzero(~base_row & ~base_col)
-        result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes]
+        result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes - self.first_exceptional]
         result[meet.part_multiset[first] == meet.part_multiset[part]] = 0.0
         return result
+
+    def _column_slot(self, classes: IntArray) -> IntArray:
+        """The columns of ``classes`` in the sums over classes (-1: no exceptional part)."""
+        slot = self.meet.col_slot[classes]
+        return np.where(slot >= 0, slot - self.first_slot, -1)
 
 
 def _lookup(table: FloatArray, slot: IntArray, column: IntArray) -> FloatArray:

@@ -92,6 +92,7 @@ class ExceptionalOverlap:
         self.orbit, self.part, self.tally, self.scale = (
             x[order] for x in (self.orbit, self.part, self.tally, self.scale)
         )
+        self.entry_key = self.orbit * self.parts + self.part  # increasing: orbit, then part
         bounds = np.flatnonzero(np.diff(self.orbit)) + 1
         self.group_start = np.concatenate([[0], bounds])
         self.group_size = np.diff(np.concatenate([self.group_start, [len(self.orbit)]]))
@@ -128,16 +129,20 @@ class ExceptionalOverlap:
         """False when the sum has too many terms to add up."""
         return self.terms <= MAX_TERMS
 
-    def rows(self, first: int, stop: int) -> FloatArray:
-        """(stop - first, parts): parts ``first``..``stop`` against every exceptional part."""
-        result = np.outer(self.sizes[first:stop], self.sizes)
+    def rows(self, first: int, stop: int, column: int = 0) -> FloatArray:
+        """(stop - first, parts - column): parts ``first``..``stop`` against exceptional parts ``column`` on."""
+        result = np.outer(self.sizes[first:stop], self.sizes[column:])
         if self.dense_right.shape[0]:
-            result += self.dense_left[first:stop] @ self.dense_right
+            result += self.dense_left[first:stop] @ self.dense_right[:, column:]
         chosen = self.sparse[self.sparse_bounds[first] : self.sparse_bounds[stop]]
         if len(chosen) == 0:
             return result
-        span = self.group_size[self.entry_group[chosen]]
-        flat = np.zeros((stop - first) * self.parts)
+        # the entries of an orbit are in part order: those of parts ``column`` on end it
+        group = self.entry_group[chosen]
+        skip = np.searchsorted(self.entry_key, self.orbit[chosen] * self.parts + column) - self.group_start[group]
+        span = self.group_size[group] - skip
+        width = self.parts - column
+        flat = np.zeros((stop - first) * width)
         ends = np.cumsum(span)
         step_bounds = np.searchsorted(ends, np.arange(0, ends[-1] + TERMS_PER_STEP, TERMS_PER_STEP))
         for lo, hi in zip(step_bounds[:-1], step_bounds[1:], strict=False):
@@ -146,10 +151,11 @@ class ExceptionalOverlap:
             entries, spans = chosen[lo:hi], span[lo:hi]
             one = np.repeat(entries, spans)
             offsets = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
-            two = self.group_start[self.entry_group[one]] + offsets
+            two = np.repeat(self.group_start[group[lo:hi]] + skip[lo:hi], spans) + offsets
             weight = self.tally[one] * self.tally[two] * self.scale[one]
-            flat += np.bincount((self.part[one] - first) * self.parts + self.part[two], weight, minlength=len(flat))
-        return result + np.rint(flat).reshape(stop - first, self.parts)
+            at = (self.part[one] - first) * width + self.part[two] - column
+            flat += np.bincount(at, weight, minlength=len(flat))
+        return result + np.rint(flat).reshape(stop - first, width)
 
 
 def _sorted_down(masks: IntArray) -> IntArray:

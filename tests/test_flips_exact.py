@@ -411,7 +411,8 @@ def test_the_census_is_the_same_in_small_blocks_slices_and_rounds(
 ) -> None:
     # the sizes that keep big decks' memory down never bite on a small deck: made small here, so
     # that blocks read free hands across their bounds, multisets are filed slice by slice and
-    # parts are found mostly by sorting, flips are weighed and exceptional pairs added a few at a time
+    # parts are found mostly by sorting, rows are judged against a few columns and exceptional pairs
+    # added a few at a time
     from evaluator.tools import flips_exact, flips_hands, flips_meet, flips_overlap, flips_within
 
     a, b = small[a_name], small[b_name]
@@ -420,7 +421,7 @@ def test_the_census_is_the_same_in_small_blocks_slices_and_rounds(
     monkeypatch.setattr(flips_within, "HANDS_PER_SLICE", 37)
     monkeypatch.setattr(flips_hands, "REFERENCE_ROUNDS", 1)
     monkeypatch.setattr(flips_hands, "RENUMBER_SLICE", 13)
-    monkeypatch.setattr(flips_exact, "FLIPS_PER_SLICE", 5)
+    monkeypatch.setattr(flips_exact, "COLUMNS_PER_JUDGING", 5)
     monkeypatch.setattr(flips_overlap, "TERMS_PER_STEP", 11)
     monkeypatch.setattr(flips_meet, "SUITED_KEYS_PER_SLICE", 3)
     result = census(a, b, common_deck(a, b))

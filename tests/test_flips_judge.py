@@ -58,9 +58,8 @@ def test_both_ways_at_once_is_each_way_alone(folder: Path, a_name: str, b_name: 
         first = np.sort(rng.choice(parts, size=min(len(parts), 40), replace=False))
         second = np.sort(rng.choice(parts, size=min(len(parts), 60), replace=False))
         a_values, b_values = judge.value_a, judge.value_b
-        ii, jj, keys, back = judge.flips_both_ways(
-            first, second, (a_values[first], a_values[second], b_values[first], b_values[second])
-        )
+        values = (a_values[first], a_values[second], b_values[first], b_values[second])
+        ii, jj, keys, back = judge.flips_both_ways(first, second, values, np.intersect1d(first, second))
         one, two = first[ii], second[jj]
         found = list(
             zip(np.where(back, two, one).tolist(), np.where(back, one, two).tolist(), keys.tolist(), strict=True)

@@ -35,8 +35,8 @@ CAUSE_TITLES = {
 }
 
 DEFAULT_FLIP_SAMPLES = 20_000
-ROWS_PER_BLOCK = 64  # rank classes judged against every part at once (more: only memory, no speed)
-FLIPS_PER_SLICE = 1 << 17  # flipping pairs of parts weighed at once
+ROWS_PER_BLOCK = 64  # rank classes judged against the later parts in one block (more: only memory, no speed)
+COLUMNS_PER_JUDGING = 2048  # parts a block's rows are judged against at once: bounds the flips in hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled.deck_split import suit_sensitive
-from .flip_types import CAUSES, FLIPS_PER_SLICE, ROWS_PER_BLOCK, FlipCensus, FlipGroup, FlipHand
+from .flip_types import CAUSES, COLUMNS_PER_JUDGING, ROWS_PER_BLOCK, FlipCensus, FlipGroup, FlipHand
 from .flips_judge import PartJudge
 from .flips_meet import MeetCounter
 from .flips_sampled import verified_example
@@ -87,19 +87,19 @@ def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.n
     value_a, value_b = judge.value_a, judge.value_b
     for block in meet.blocks(ROWS_PER_BLOCK):
         rows = block.rows(space.classes)
-        columns = block.columns(space.classes, space.parts)
-        ii, jj, keys, back = judge.flips_both_ways(
-            rows, columns, (value_a[rows], value_a[columns], value_b[rows], value_b[columns])
-        )
-        one, two = rows[ii], columns[jj]
         weights = meet.weights(block)
-        for start in range(0, len(ii), FLIPS_PER_SLICE):  # a block's flips can be many: a slice at a time
-            cut = slice(start, start + FLIPS_PER_SLICE)
-            weight = weights.at(ii[cut], two[cut])
+        columns = block.columns(space.classes, space.parts)
+        # a few thousand columns at a time: a block's flips with every later part can be millions
+        for start in range(0, len(columns), COLUMNS_PER_JUDGING):
+            chunk = columns[start : start + COLUMNS_PER_JUDGING]
+            values = (value_a[rows], value_a[chunk], value_b[rows], value_b[chunk])
+            ii, jj, keys, back = judge.flips_both_ways(rows, chunk, values, rows)  # rows: columns too
+            one, two = rows[ii], chunk[jj]
+            weight = weights.at(ii, two)
             keep = weight > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
-            first = np.where(back[cut], two[cut], one[cut])[keep]  # the part A ranks higher
-            second = np.where(back[cut], one[cut], two[cut])[keep]
-            _add_flips(totals, best, (first, second, keys[cut][keep], weight[keep]), value_a, value_b)
+            first = np.where(back, two, one)[keep]  # the part A ranks higher
+            second = np.where(back, one, two)[keep]
+            _add_flips(totals, best, (first, second, keys[keep], weight[keep]), value_a, value_b)
     return totals, best
 
 

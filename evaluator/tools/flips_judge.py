@@ -162,17 +162,24 @@ class PartJudge:
         return ii, jj, self._keys(first[ii], second[jj], flat, outcomes, suit_tie)
 
     def flips_both_ways(
-        self, first: IntArray, second: IntArray, values: tuple[IntArray, IntArray, IntArray, IntArray]
+        self,
+        first: IntArray,
+        second: IntArray,
+        values: tuple[IntArray, IntArray, IntArray, IntArray],
+        both: IntArray,
     ) -> tuple[IntArray, IntArray, IntArray, BoolArray]:
         """:meth:`flips` of the pairs (``first[i]``, ``second[j]``) and of the same pairs the other way
         round, judged once: (i, j, group key, back), ``back`` where the flip is (``second[j]``,
         ``first[i]``). Outcomes are antisymmetric and every cause reads both parts alike, so the
-        other way round only swaps the parts' labels in the key. A pair whose parts are both among
-        ``first`` and ``second`` is there twice and is kept once (``first[i] < second[j]``)."""
+        other way round only swaps the parts' labels in the key.
+
+        ``both`` are the parts the caller judges both as firsts and as seconds (in this call or
+        another): a pair of two of them is judged twice, and is kept once, from its lower part.
+        """
         outcomes = self._outcomes(first, second, values)
         outcome_a, outcome_b = outcomes[0], outcomes[2]
         differ = outcome_a != outcome_b
-        rows, columns = np.flatnonzero(np.isin(first, second)), np.flatnonzero(np.isin(second, first))
+        rows, columns = np.flatnonzero(np.isin(first, both)), np.flatnonzero(np.isin(second, both))
         differ[np.ix_(rows, columns)] &= first[rows][:, None] < second[columns][None, :]
         flat = np.flatnonzero(differ)
         ii = flat // outcome_a.shape[1]

@@ -28,7 +28,8 @@ from ..rules.cards import Card
 from .suitclasses import suit_classes
 
 if TYPE_CHECKING:
-    from ..engine.evaluate import Engine, Score
+    from ..engine.evaluate import Engine
+    from ..engine.fill import Score
     from ..rules.ruleset import Rules
 
 
@@ -85,7 +86,7 @@ def one_wild_choices(
     ruleset: Rules, engine: Engine, cards: Sequence[Card], naturals: np.ndarray, scores: Sequence[Score | None]
 ) -> dict[tuple[Card, ...], Card]:
     """The card the joker plays as in each holding of one wild joker and ``hand size - 1`` natural
-    cards, by those natural cards sorted by name (as ``Engine._choose_suited`` is asked).
+    cards, by those natural cards sorted by name (as ``engine.suited.choose_suited`` is asked).
 
     ``naturals``/``scores``: every natural class of the hand's size (rows of indices into
     ``cards``) and its score, as the walk valued them. Holdings whose every choice plays no hand,

@@ -2,7 +2,7 @@
 
 The value of a holding is ``dense * B**hand.size + suit key`` (``B`` = suits +
 1): the best table value over the ``hand.size`` subsets, then the best suit key
-among the subsets that reach it -- ``Engine._suit_key`` as an integer. Above
+among the subsets that reach it -- ``engine.suited.suit_key`` as an integer. Above
 ``hand.size`` cards the key comes from the class of the best hand where that
 settles it (``suitplay.py``; per call on codes that carry their card,
 ``suitcall.py``); the subsets rank the rest.
@@ -74,7 +74,7 @@ def subsets_rank(ranker: SuitSource, direct: Callable[[Sequence[int]], int]) -> 
 
 
 def suit_key_function(ranker: SuitSource, order: dict[int, tuple[int, int]]) -> Callable[[Sequence[int]], int]:
-    """The suit key of the cards that play, as an integer (``Engine._suit_key``)."""
+    """The suit key of the cards that play, as an integer (``engine.suited.suit_key``)."""
     method = ranker.ruleset.tiebreak
     base = ranker.suit_base
     pad = ranker.suit_pad
@@ -140,7 +140,7 @@ def subsets_many(ranker: SuitSource, ids: np.ndarray, direct_many: Callable[[np.
 
 
 def suit_keys(ranker: SuitSource, ids: np.ndarray) -> np.ndarray:
-    """``Engine._suit_key`` as integers, for rows of at most hand.size cards."""
+    """``engine.suited.suit_key`` as integers, for rows of at most hand.size cards."""
     base = ranker.suit_base
     rank = ranker.rank_value[ids]
     suit = ranker.suit_rank[ids]

@@ -10,7 +10,7 @@ ranks alone:
 - the suit key lists the suits of the cards that play in a fixed order of
   their ranks -- high to low, the first paired rank (``highest_paired``) or
   the highest unpaired rank (``highest_unpaired``) moved to the front -- each
-  rank's cards by suit, high to low (``Engine._suit_key``);
+  rank's cards by suit, high to low (``engine.suited.suit_key``);
 - so each rank of the class takes the highest suits the holding has of it:
   one block of digits per rank, in a place that depends on the class only.
 

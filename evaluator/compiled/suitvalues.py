@@ -25,7 +25,8 @@ import numpy as np
 
 from ..core.collector import collector_paused
 from ..core.errors import PokerRulesError
-from ..engine.evaluate import Score, engine_for, score_of
+from ..engine.evaluate import engine_for
+from ..engine.fill import Score, score_of
 from ..rules.cards import Card
 from . import suitchoice
 from .counts import deal_count

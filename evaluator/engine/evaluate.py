@@ -18,27 +18,26 @@ game negates the high-poker value, so "best" is always ``max``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property, lru_cache, partial
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
 from ..core.errors import CardError, RulesetError, error
 from ..rules.cards import Card
 from ..rules.patterns import Binding, HandClass, Pattern, needs_suits, run_bottom, run_top
-from .fill import Classification, Fill
+from .fill import Classification, Fill, Score, score_of
 from .hand import Hand
-from .wildfill import WildChoice, choose_wild, concrete, whole_hand_allows
+from .suited import choose_suited, suit_key
+from .wildfill import WildChoice, choose_wild, concrete
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Category, Rules
 
 Suited = tuple[tuple[str, tuple[int, ...]], ...]  # the suits held, each with its rank values
 ClassKey = tuple[tuple[int, ...], str | None, int, Suited]  # ranks, flush suit, wild count, suits held
-Score = tuple[bool, tuple[int, ...]]  # qualifies, then the score: what decides between two hands
 # Rank multisets the wilds of one hand may take before evaluation refuses: six wilds
 # over 13 ranks are 18,564; more wild cards than that in one hand is a hostile file.
 MAX_WILD_CHOICES = 20_000
@@ -335,7 +334,9 @@ class Engine:
         flush_suit = cards[0].suit if len(cards) == self.size and len(suited) == 1 else None
         return ranks, flush_suit, wilds, suited
 
-    def _classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
+    def classify_cards(self, cards: Sequence[Card], wilds: int) -> Classification | None:
+        """The classification of ``cards``, ``wilds`` of them counted as wild (memoised per class;
+        None: no category matches)."""
         return self._classify_key(self.class_key(cards, wilds))
 
     def _classify_key(self, key: ClassKey) -> Classification | None:
@@ -348,7 +349,7 @@ class Engine:
             self.scores[key] = score_of(found)
         return found
 
-    def _score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
+    def score_cards(self, cards: Sequence[Card], wilds: int) -> Score | None:
         """(qualifies, score) of ``cards``: from the walk's small memo of scores when it keeps one
         (``scores``), else from their classification."""
         key = self.class_key(cards, wilds)
@@ -359,57 +360,7 @@ class Engine:
     @cached_property
     def _best_suited(self) -> Callable[[tuple[Card, ...], int], tuple[tuple[Card, ...], Classification] | None]:
         """The best concrete cards for ``n`` wilds joining some natural cards (memoised)."""
-        return lru_cache(maxsize=1 << 14)(self._choose_suited)
-
-    def _choose_suited(
-        self, naturals: tuple[Card, ...], wild_count: int
-    ) -> tuple[tuple[Card, ...], Classification] | None:
-        rules = self.ruleset
-        hinted = self.wild_choices.get(naturals) if self.wild_choices is not None and wild_count == 1 else None
-        # a choice worked out in bulk is the one this loop finds: only it is played
-        deck = list(self.choice_deck) if hinted is None else [hinted]
-        allowed = None
-        if rules.wild.plays_as_ranks is not None:
-            allowed = frozenset(rules.wild.plays_as_ranks)
-        held = Counter(naturals) if not rules.wild.duplicates else None
-        if not self.flush_needs_suit:
-            # suits no natural card holds are interchangeable: n wild cards need at most n of them
-            # (one is not enough: two wilds in two free suits make a hand of more suits)
-            free = [suit for suit in self.suit_preference if suit not in {card.suit for card in naturals}]
-            deck = [card for card in deck if card.suit not in free[wild_count:]]
-        best: tuple[Card, ...] | None = None
-        best_key: Score | None = None
-        best_found: Classification | None = None  # the best's classification, when it was made
-        # no pattern reads how many wild cards play: each choice is scored (and kept) as the
-        # natural hand it makes, once, and only the best is told its wild cards; a lone choice
-        # is classified at once (it is the best, if it plays)
-        counted = wild_count if self.reads_wilds else 0
-        for choice in combinations_with_replacement(deck, wild_count):
-            restricted = allowed is not None and any(card.rank not in allowed for card in choice)
-            if restricted and rules.wild.plays_as_hands is None:
-                continue
-            cards = list(naturals) + list(choice)
-            if held is not None and any(held[card] + choice.count(card) > rules.copies for card in choice):
-                five_of_a_kind = len(cards) >= 5 and len({card.rank for card in cards}) == 1
-                if not five_of_a_kind:
-                    continue
-            found = None
-            if restricted or hinted is not None:
-                found = self._classify_cards(cards, counted)
-                # a restricted wild card: the whole hand must be one the wild card may make
-                allows = found is not None and (not restricted or whole_hand_allows(rules, found))
-                key = score_of(found) if allows else None
-            else:
-                key = self._score_cards(cards, counted)
-            if key is not None and (best_key is None or key > best_key):
-                best, best_key, best_found = choice, key, found
-        if best is None:
-            return None
-        found = best_found or self._classify_cards(list(naturals) + list(best), counted)
-        assert found is not None  # it was scored
-        if counted != wild_count:
-            found = replace(found, hand_class=replace(found.hand_class, wilds=wild_count))
-        return best, found
+        return lru_cache(maxsize=1 << 14)(partial(choose_suited, self))
 
     @cached_property
     def choice_deck(self) -> tuple[Card, ...]:
@@ -457,7 +408,7 @@ class Engine:
             (1,) if classification.qualifies else (0,),
             classification.score if classification.qualifies else (),
             (-len(wilds),) if rules.natural_beats_wild else (),
-            self._suit_key(list(naturals) + list(played), classification) if rules.tiebreak != "none" else (),
+            suit_key(self, list(naturals) + list(played), classification) if rules.tiebreak != "none" else (),
         )
         return Fill(self.play_order_key, classification, naturals, wilds, played, strength)
 
@@ -480,26 +431,6 @@ class Engine:
 
         return key
 
-    def _suit_key(self, played: Sequence[Card], classification: Classification) -> tuple[int, ...]:
-        ordered = sorted(
-            played,
-            key=lambda c: (self.value_of[c.rank or "A"], self.suit_rank[c.suit or self.suit_preference[0]]),
-            reverse=True,
-        )
-        first: list[Card] = []
-        method = self.ruleset.tiebreak
-        groups = classification.hand_class.groups
-        if method == "highest_paired":
-            paired = [rank for count, rank in groups if count >= 2]
-            if paired:
-                first = [c for c in ordered if self.value_of[c.rank or "A"] == paired[0]]
-        elif method == "highest_unpaired":
-            single = [rank for count, rank in groups if count == 1]
-            if single:
-                first = [c for c in ordered if self.value_of[c.rank or "A"] == max(single)]
-        rest = [c for c in ordered if c not in first]
-        return tuple(self.suit_rank[c.suit or self.suit_preference[0]] for c in first + rest)
-
     # --- best hand from a holding --------------------------------------------------------
 
     def candidates(self, cards: Sequence[Card]) -> Iterable[tuple[Card, ...]]:
@@ -507,33 +438,11 @@ class Engine:
         (with ``hand.best_subset``: every subset of ``hand.min`` to ``hand.size`` cards)."""
         if self.ruleset.best_subset:
             sizes = range(min(self.size, len(cards)), self.ruleset.hand_min - 1, -1)
-            subsets = sum(comb(len(cards), k) for k in sizes)
-            if subsets > MAX_SUBSETS:
-                raise error(
-                    RulesetError,
-                    "R122",
-                    f"choosing the best subset of {len(cards)} cards means trying {subsets:,} "
-                    f"hands; the limit is {MAX_SUBSETS:,}",
-                    "<cards>",
-                    1,
-                    1,
-                    hint="give fewer cards",
-                )
+            _check_subsets(sum(comb(len(cards), k) for k in sizes), f"the best subset of {len(cards)} cards")
             return [subset for k in sizes for subset in combinations(cards, k)]
         if len(cards) <= self.size:
             return [tuple(cards)]
-        subsets = comb(len(cards), self.size)
-        if subsets > MAX_SUBSETS:
-            raise error(
-                RulesetError,
-                "R122",
-                f"choosing the best {self.size} of {len(cards)} cards means trying {subsets:,} hands; "
-                f"the limit is {MAX_SUBSETS:,}",
-                "<cards>",
-                1,
-                1,
-                hint="give fewer cards",
-            )
+        _check_subsets(comb(len(cards), self.size), f"the best {self.size} of {len(cards)} cards")
         return combinations(cards, self.size)
 
     def best(self, holding: Sequence[Card], subsets: Iterable[Sequence[Card]]) -> Fill | None:
@@ -587,9 +496,18 @@ class Engine:
         return Hand.from_fill(self.ruleset, fill)
 
 
-def score_of(found: Classification | None) -> Score | None:
-    """What decides between two hands of a classification (None: no hand)."""
-    return None if found is None else (found.qualifies, found.score)
+def _check_subsets(subsets: int, what: str) -> None:
+    """R122 when choosing ``what`` means trying more than :data:`MAX_SUBSETS` hands."""
+    if subsets > MAX_SUBSETS:
+        raise error(
+            RulesetError,
+            "R122",
+            f"choosing {what} means trying {subsets:,} hands; the limit is {MAX_SUBSETS:,}",
+            "<cards>",
+            1,
+            1,
+            hint="give fewer cards",
+        )
 
 
 def _patterns(ruleset: Rules) -> list[Pattern]:

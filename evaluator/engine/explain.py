@@ -309,7 +309,7 @@ class _Explainer:
         return winner, "wilds"
 
     def _suit_order(self, hand: Hand) -> list[tuple[Card, Card]]:
-        """(card held, card played) in the order ``Engine._suit_key`` compares suits."""
+        """(card held, card played) in the order ``engine.suited.suit_key`` compares suits."""
         engine, fill = self.engine, hand.fill
         pairs = [(card, card) for card in fill.naturals] + list(zip(fill.wilds, fill.played, strict=True))
         top_suit = engine.suit_preference[0]

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ..rules.ruleset import Category
 
 
+Score = tuple[bool, tuple[int, ...]]  # qualifies, then the score: what decides between two hands
+
+
 # not frozen: a frozen dataclass sets each field through object.__setattr__, a good part of what a
 # walk of every suit class spends making these; nothing assigns to one (the memos share them)
 @dataclass(slots=True, unsafe_hash=True)
@@ -91,3 +94,8 @@ class Fill:
     def wild_count(self) -> int:
         """How many wild cards play."""
         return len(self.wilds)
+
+
+def score_of(found: Classification | None) -> Score | None:
+    """What decides between two hands of a classification (None: no hand)."""
+    return None if found is None else (found.qualifies, found.score)

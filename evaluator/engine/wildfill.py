@@ -4,7 +4,7 @@ only the winner is given concrete cards (the flush suit, else the highest suit f
 
 The generic evaluator (:class:`~evaluator.engine.evaluate.Engine`) memoises :func:`choose_wild`
 per natural class. Patterns that read suits inside the hand fill wild cards with concrete
-cards instead (``Engine._choose_suited``).
+cards instead (:func:`~evaluator.engine.suited.choose_suited`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ CAUSE_TITLES = {
 
 DEFAULT_FLIP_SAMPLES = 20_000
 ROWS_PER_BLOCK = 64  # rank classes judged against the later parts in one block (more: only memory, no speed)
-COLUMNS_PER_JUDGING = 2048  # parts a block's rows are judged against at once: bounds the flips in hand
+COLUMNS_PER_JUDGING = 4096  # parts a block's rows are judged against at once: bounds the flips in hand
 
 
 @dataclass(frozen=True, slots=True)

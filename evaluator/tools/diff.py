@@ -289,7 +289,8 @@ def suit_class_hands(ruleset: Ruleset, deck: Sequence[Card], size: int, seed: in
 
 def scan_common_hands(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Scan:
     """Classify every candidate hand of the common deck under both rulesets."""
-    scan = Scan()
+    same: dict[str, list[Representative]] = {}
+    scan = Scan(same=same)
     candidates: Iterable[tuple[Card, ...]] = candidate_hands(deck, size, seed)
     for side in (a, b):
         if side.engine.by_suit_class:
@@ -300,7 +301,7 @@ def scan_common_hands(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, s
         if hand_a is None or hand_b is None:
             continue
         if hand_a.category == hand_b.category:
-            scan.same.setdefault(hand_a.category, []).append((cards, hand_a, hand_b))
+            same.setdefault(hand_a.category, []).append((cards, hand_a, hand_b))
         else:
             key = (hand_a.category, hand_b.category)
             count, first = scan.moved.get(key, (0, cards))

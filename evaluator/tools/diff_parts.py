@@ -7,11 +7,13 @@ parts are the candidate hands of the report, all of them: a part whose
 category differs between the rulesets is a reclassified hand class; the parts
 both rulesets put in one category are the representatives of that category,
 of which the examples only need the strongest and weakest under B (those are
-valued through the generic engine, to be shown and verified).
+valued through the generic engine, to be shown and verified, when the examples
+first ask for their category).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,9 +40,8 @@ def scan_parts(judge: PartJudge) -> Scan:
     >>> count  # every rank set of five that is no straight has its four flushes
     1277
     """
-    space = judge.space
-    a, b = space.a.ruleset, space.b.ruleset
-    scan = Scan()
+    representatives = _Representatives(judge)
+    scan = Scan(same=representatives)
     categories_a, categories_b = judge.side_a.categories, judge.side_b.categories
     by_pair: dict[tuple[str, str], list[int]] = {}
     for part, pair in enumerate(zip(categories_a, categories_b, strict=True)):
@@ -58,14 +59,37 @@ def scan_parts(judge: PartJudge) -> Scan:
             if len(order) <= 2 * EXAMPLE_TRIES
             else np.concatenate([order[:EXAMPLE_TRIES], order[-EXAMPLE_TRIES:]])
         )
-        found: list[Representative] = []
-        for part in ends.tolist():
-            cards = judge.cards[part]
-            hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
-            if hand_a is not None and hand_b is not None:
-                found.append((cards, hand_a, hand_b))
-        scan.same[category_a] = found
+        representatives.ends[category_a] = ends.tolist()
     return scan
+
+
+class _Representatives(Mapping[str, list[Representative]]):
+    """Per category, the parts both rulesets put there (its weakest and strongest under B) as
+    representatives: valued through the generic engine when a category is first asked for (the
+    examples ask for the categories of the flipped pairs only)."""
+
+    def __init__(self, judge: PartJudge) -> None:
+        self.judge = judge
+        self.ends: dict[str, list[int]] = {}
+        self.found: dict[str, list[Representative]] = {}
+
+    def __getitem__(self, category: str) -> list[Representative]:
+        if category not in self.found:
+            a, b = self.judge.space.a.ruleset, self.judge.space.b.ruleset
+            found: list[Representative] = []
+            for part in self.ends[category]:
+                cards = self.judge.cards[part]
+                hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
+                if hand_a is not None and hand_b is not None:
+                    found.append((cards, hand_a, hand_b))
+            self.found[category] = found
+        return self.found[category]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ends)
+
+    def __len__(self) -> int:
+        return len(self.ends)
 
 
 def part_category_counts(judge: PartJudge, ruleset: Ruleset, cards: int) -> dict[str, int] | None:

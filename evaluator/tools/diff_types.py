@@ -7,6 +7,7 @@ only (the text report there, the HTML report in :mod:`evaluator.tools.report`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ class Scan:
     classes whose category differs, with one hand of them.
     """
 
-    same: dict[str, list[Representative]] = field(default_factory=dict)
+    same: Mapping[str, list[Representative]] = field(default_factory=dict)
     moved: dict[tuple[str, str], tuple[int, tuple[Card, ...]]] = field(default_factory=dict)
 
 

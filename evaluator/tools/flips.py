@@ -109,6 +109,7 @@ def flip_census(
         judge = PartJudge(space)
         found = exact_census(a, b, judge)
         if found is not None:
+            judge.space = space.parts_only()  # the hands are judged: the report reads the parts only
             return found, judge
         space = "a rank multiset has too many hands to judge pairwise"
     sampled = sampled_census(a, b, deck, size, samples, seed)

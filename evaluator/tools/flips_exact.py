@@ -48,6 +48,7 @@ def exact_census(a: Ruleset, b: Ruleset, judge: PartJudge) -> FlipCensus | None:
     if not meet.feasible:
         return None
     totals, across = _across(space, judge, meet)
+    del meet  # (its tables are tens of megabytes: gone before the examples load the per-call tables)
     examples: dict[int, tuple[Candidate, bool]] = {key: (found, False) for key, found in across.items()}
     for key, count in within.counts.items():
         totals[key] += count

@@ -24,7 +24,7 @@ rank multiset are judged hand by hand (:mod:`evaluator.tools.flips_within`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -126,6 +126,19 @@ class HandSpace:
     part_class: IntArray
     part_size: IntArray
     part_hand: IntArray
+
+    def parts_only(self) -> HandSpace:
+        """This space without its arrays by hand (tens of megabytes for 52 cards): what the report
+        reads after the census -- the parts' classes, sizes and one hand each -- stays."""
+        none = np.zeros(0, dtype=np.int32)
+        return replace(
+            self,
+            cards=self.cards[:0],
+            a=Side(self.a.ruleset, none, none, self.a.tiebreak),
+            b=Side(self.b.ruleset, none, none, self.b.tiebreak),
+            multiset=none,
+            part=none,
+        )
 
     @property
     def classes(self) -> int:

@@ -54,6 +54,8 @@ class ExceptionalOverlap:
             # the card sets of ``held`` cards tallied per part one choice of positions at a time (all
             # of them at once made the peak of diff's memory), then the tallies merged
             found: list[tuple[np.ndarray, ...]] = []  # (set code, part, tally, orbit size)
+            # a set code and a part as one number when both fit in 62 bits: one sort, not two
+            small = ranks * (min(held, suits) if symmetric else suits) + self.parts.bit_length() <= 62
             for positions in combinations(range(space.size), held):
                 code = card_bit[:, positions].sum(axis=1)
                 orbit = np.ones(len(code), dtype=np.int64)
@@ -61,29 +63,19 @@ class ExceptionalOverlap:
                     masks = _sorted_down((code[:, None] >> (ranks * np.arange(suits, dtype=np.int64))) & field)
                     orbit = _orbit_sizes(masks, suits)
                     code = (masks << (ranks * np.arange(suits, dtype=np.int64))).sum(axis=1)
-                codes, first, ids = np.unique(code, return_index=True, return_inverse=True)
-                keys, tally = np.unique(ids.reshape(-1) * self.parts + part, return_counts=True)
-                local = keys // self.parts
+                codes, parts, tally, first = _tallied(code, part, self.parts, small)
                 # kept for every choice of positions until merged: parts and tallies in 32 bits, orbit
                 # sizes in 8 (at most 4! = 24: a deck has at most four suits)
-                found.append(
-                    (
-                        codes[local],
-                        (keys % self.parts).astype(np.int32),
-                        tally.astype(np.int32),
-                        orbit[first][local].astype(np.int8),
-                    )
-                )
+                found.append((codes, parts.astype(np.int32), tally.astype(np.int32), orbit[first].astype(np.int8)))
             set_codes, set_parts, set_tallies, set_orbits = (
                 np.concatenate(column) for column in zip(*found, strict=True)
             )
             del found
-            _, first, ids = np.unique(set_codes, return_index=True, return_inverse=True)
-            keys, inverse = np.unique(ids.reshape(-1) * self.parts + set_parts, return_inverse=True)
-            summed = np.bincount(inverse.reshape(-1), set_tallies, minlength=len(keys)).astype(np.float64, copy=False)
-            orbit_id: IntArray = keys // self.parts
-            sign: FloatArray = (-1.0) ** held / set_orbits[first][orbit_id].astype(np.float64)
-            tallies.append((orbit_id, keys % self.parts, summed, sign))
+            codes, parts, summed, first = _tallied(set_codes, set_parts, self.parts, small, set_tallies)
+            orbit_id = np.zeros(len(codes), dtype=np.int64)  # the codes increase: each new one, a new orbit
+            orbit_id[1:] = np.cumsum(codes[1:] != codes[:-1])
+            sign: FloatArray = (-1.0) ** held / set_orbits[first].astype(np.float64)
+            tallies.append((orbit_id, parts, summed.astype(np.float64, copy=False), sign))
         self.orbit = np.concatenate([t[0] + offset for t, offset in zip(tallies, _offsets(tallies), strict=True)])
         self.part = np.concatenate([t[1] for t in tallies])
         self.tally = np.concatenate([t[2] for t in tallies])
@@ -156,6 +148,29 @@ class ExceptionalOverlap:
             at = (self.part[one] - first) * width + self.part[two] - column
             flat += np.bincount(at, weight, minlength=len(flat))
         return result + np.rint(flat).reshape(stop - first, width)
+
+
+def _tallied(
+    code: IntArray, part: np.ndarray, parts: int, small: bool, weight: np.ndarray | None = None
+) -> tuple[IntArray, IntArray, np.ndarray, IntArray]:
+    """Each (set code, part) met, in increasing order, with its count (or the sum of its ``weight``)
+    and the position of its first entry: (codes, parts, counts, firsts). ``small``: a code times
+    ``parts`` fits in 64 bits, so the pairs are sorted as one number.
+
+    >>> codes, parts, counts, firsts = _tallied(np.array([9, 4, 9, 9]), np.array([1, 0, 1, 0]), 2, True)
+    >>> codes.tolist(), parts.tolist(), counts.tolist(), firsts.tolist()
+    ([4, 9, 9], [0, 0, 1], [1, 1, 2], [1, 3, 0])
+    """
+    if small:
+        keys, first, inverse = np.unique(code * parts + part, return_index=True, return_inverse=True)
+        codes: IntArray = keys // parts
+    else:
+        distinct, ids = np.unique(code, return_inverse=True)
+        keys, first, inverse = np.unique(ids.reshape(-1) * parts + part, return_index=True, return_inverse=True)
+        codes = distinct[keys // parts]
+    counts = np.bincount(inverse.reshape(-1), weight, minlength=len(keys))
+    found: IntArray = (keys % parts).astype(np.int64)
+    return codes, found, counts, first
 
 
 def _sorted_down(masks: IntArray) -> IntArray:

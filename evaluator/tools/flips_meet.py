@@ -249,7 +249,8 @@ class MeetCounter:
         return found
 
     def weights(self, block: Block) -> BlockWeights:
-        """The weights of the pairs of ``block``'s rows against the parts of its classes and later ones (see :class:`BlockWeights`)."""
+        """The weights of the pairs of ``block``'s rows against the parts of its classes and later
+        ones (see :class:`BlockWeights`)."""
         return BlockWeights(self, block)
 
 
@@ -294,7 +295,8 @@ class FreeRows:
 
 
 class BlockWeights:
-    """Ordered pairs of hands that share no card, a block's row parts against the parts of its classes and later ones.
+    """Ordered pairs of hands that share no card, a block's row parts against the parts of its
+    classes and later ones.
 
     Only the sums over exceptional parts are built per block (small: rows or
     columns only for classes with exceptional parts); :meth:`at` reads the

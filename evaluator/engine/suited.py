@@ -16,25 +16,18 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Protocol
 
 from .fill import Classification, score_of
-from .wildfill import whole_hand_allows
+from .wildfill import FillEngine, whole_hand_allows
 
 if TYPE_CHECKING:
     from ..rules.cards import Card
-    from ..rules.ruleset import Rules
     from .fill import Score
 
 
-class SuitEngine(Protocol):
-    """What these read of the generic evaluator (``evaluate.Engine``)."""
+class SuitEngine(FillEngine, Protocol):
+    """What these read of the generic evaluator (``evaluate.Engine``) besides what the rank fill does."""
 
     @property
-    def ruleset(self) -> Rules: ...
-    @property
-    def value_of(self) -> dict[str, int]: ...
-    @property
     def suit_rank(self) -> dict[str, int]: ...
-    @property
-    def suit_preference(self) -> tuple[str, ...]: ...
     @property
     def flush_needs_suit(self) -> bool: ...
     @property

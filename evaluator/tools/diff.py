@@ -73,7 +73,7 @@ from .diff_types import (
     Setting,
     Side,
 )
-from .showdown_share import ChangedDeal, ShowdownShare, census_share, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
+from .showdown_share import ChangedDeal, ShowdownShare, heads_up_deals, showdown_share  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -407,10 +407,8 @@ def compare_rulesets(
         games = game_share(a, b, deck, game_deals or DEFAULT_GAME_DEALS, seed, progress)
         reason = "either ruleset has a game: heads-up deals are dealt as the games deal (see the game deals)"
         showdowns = ShowdownShare("game", dealt, len(deck), 0, 0, None, reason=reason)
-    elif flip_causes is not None and flip_causes.method == "exact" and dealt == size:
-        showdowns = census_share(flip_causes)  # every deal already judged: exact, no sample
     else:
-        showdowns = showdown_share(a, b, dealt, samples, seed, progress)
+        showdowns = showdown_share(a, b, dealt, samples, seed, progress, flip_causes)
     scan = None
     if not same_rules and len(deck) >= 2 * size:
         # every hand of the deck, judged for the census: its parts are the candidate hands, exactly

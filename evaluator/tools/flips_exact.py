@@ -86,21 +86,23 @@ def _across(space: HandSpace, judge: PartJudge, meet: MeetCounter) -> tuple[np.n
     totals = np.zeros(judge.key_count)
     best: dict[int, Candidate] = {}
     value_a, value_b = judge.value_a, judge.value_b
+    span_b = int(value_b.max()) + 1  # a pair's score: A's value of the first, then B's of the second
     for block in meet.blocks(ROWS_PER_BLOCK):
         rows = block.rows(space.classes)
+        row_a, row_b = value_a[rows], value_b[rows]
         weights = meet.weights(block)
         columns = block.columns(space.classes, space.parts)
         # a few thousand columns at a time: a block's flips with every later part can be millions
         for start in range(0, len(columns), COLUMNS_PER_JUDGING):
             chunk = columns[start : start + COLUMNS_PER_JUDGING]
-            values = (value_a[rows], value_a[chunk], value_b[rows], value_b[chunk])
+            values = (row_a, value_a[chunk], row_b, value_b[chunk])
             ii, jj, keys, back = judge.flips_both_ways(rows, chunk, values, rows)  # rows: columns too
             one, two = rows[ii], chunk[jj]
             weight = weights.at(ii, two)
             keep = weight > 0  # pairs that can meet (never two hands of the same ranks: those are judged apart)
             first = np.where(back, two, one)[keep]  # the part A ranks higher
             second = np.where(back, one, two)[keep]
-            _add_flips(totals, best, (first, second, keys[keep], weight[keep]), value_a, value_b)
+            _add_flips(totals, best, (first, second, keys[keep], weight[keep]), value_a, value_b, span_b)
     return totals, best
 
 
@@ -110,14 +112,15 @@ def _add_flips(
     flips: tuple[IntArray, IntArray, IntArray, np.ndarray],
     value_a: IntArray,
     value_b: IntArray,
+    span_b: int,
 ) -> None:
     """Add flipping pairs of parts (first, second, group key, weight) to ``totals`` and keep the
-    strongest of each group in ``best``: A's value of the first, then B's of the second."""
+    strongest of each group in ``best``: A's value of the first, then B's of the second (``span_b``:
+    above every value of B)."""
     first, second, flipped, weights = flips
     if len(first) == 0:
         return
     totals += np.bincount(flipped, weights, minlength=len(totals))
-    span_b = int(value_b.max()) + 1
     score = value_a[first] * span_b + value_b[second]
     top = np.full(len(totals), -1, dtype=np.int64)
     np.maximum.at(top, flipped, score)

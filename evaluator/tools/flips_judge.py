@@ -155,10 +155,7 @@ class PartJudge:
         flip = outcomes[0] > outcomes[2]  # A ranks the first hand higher than B does
         if allowed is not None:
             flip &= allowed
-        # the flat positions, split: quicker than nonzero's two index arrays
-        flat = np.flatnonzero(flip)
-        ii = flat // flip.shape[1]
-        jj = flat - ii * flip.shape[1]
+        flat, ii, jj = _positions(flip)
         return ii, jj, self._keys(first[ii], second[jj], flat, outcomes, suit_tie)
 
     def flips_both_ways(
@@ -181,9 +178,7 @@ class PartJudge:
         differ = outcome_a != outcome_b
         rows, columns = np.flatnonzero(np.isin(first, both)), np.flatnonzero(np.isin(second, both))
         differ[np.ix_(rows, columns)] &= first[rows][:, None] < second[columns][None, :]
-        flat = np.flatnonzero(differ)
-        ii = flat // outcome_a.shape[1]
-        jj = flat - ii * outcome_a.shape[1]
+        flat, ii, jj = _positions(differ)
         back = outcome_a.reshape(-1)[flat] < outcome_b.reshape(-1)[flat]
         one, two = first[ii], second[jj]
         one, two = np.where(back, two, one), np.where(back, one, two)
@@ -242,6 +237,14 @@ class PartJudge:
         first, second = divmod(rest, labels)
         want_a, want_b = OUTCOMES[kind]
         return CAUSES[cause_index], self.label_names[first], self.label_names[second], want_a, want_b
+
+
+def _positions(marked: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The flat positions of the True entries of a matrix, and their rows and columns (split from
+    the flat positions: quicker than ``nonzero``'s two index arrays)."""
+    flat = np.flatnonzero(marked)
+    rows = flat // marked.shape[1]
+    return flat, rows, flat - rows * marked.shape[1]
 
 
 def _hand(ruleset: Ruleset, cards: tuple[Card, ...]) -> Hand:

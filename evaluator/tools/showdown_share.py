@@ -255,9 +255,19 @@ def sampled_share(
 
 
 def showdown_share(
-    a: Ruleset, b: Ruleset, cards: int, samples: int, seed: int, progress: TextIO | None = None
+    a: Ruleset,
+    b: Ruleset,
+    cards: int,
+    samples: int,
+    seed: int,
+    progress: TextIO | None = None,
+    census: FlipCensus | None = None,
 ) -> ShowdownShare:
-    """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled."""
+    """The share of heads-up showdowns whose outcome changes: exact where cheap, else sampled.
+
+    ``census``: the flip census of ``a`` and ``b`` when one was taken; exact and of hands of
+    ``cards`` cards, it is the share (:func:`census_share`) and nothing is dealt.
+    """
     deck = common_deck(a, b)
     if len(deck) < 2 * cards:
         reason = f"the decks share {len(deck)} cards, too few to deal two hands of {cards}"
@@ -267,6 +277,8 @@ def showdown_share(
         return ShowdownShare(
             "identical", cards, len(deck), deals, 0, 0.0, reason="the rules that decide a showdown are the same"
         )
+    if census is not None and census.method == "exact" and census.hand_size == cards:
+        return census_share(census)  # every deal already judged
     if deals <= samples:
         return exact_share(a, b, deck, cards)
     return sampled_share(a, b, deck, cards, samples, seed, progress)

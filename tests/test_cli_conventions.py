@@ -22,6 +22,7 @@ from samples import SMALL
 
 import evaluator
 from evaluator.cli import args as cli_args
+from evaluator.cli import check as cli_check
 from evaluator.cli import main as cli
 from evaluator.cli.main import build_parser, main
 
@@ -297,7 +298,7 @@ def test_a_clean_check_says_how_many_files_it_checked(capsys: pytest.CaptureFixt
         (tmp_path / f"{name}.yaml").write_bytes((RULESETS / f"{name}.yaml").read_bytes())
     code, out, _ = run(capsys, "check", str(tmp_path), str(tmp_path / "standard.yaml"))  # named twice: counted once
     assert (code, out) == (0, "checked 2 files: no problems\n")
-    assert cli.check_summary(2, 0, 3) == "checked 2 files: 3 warnings"
+    assert cli_check.check_summary(2, 0, 3) == "checked 2 files: 3 warnings"
 
 
 # --------------------------------------------------------------------------- a closed pipe

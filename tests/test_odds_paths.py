@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from evaluator import load
-from evaluator.odds.odds import _Totals, prepare
+from evaluator.odds.odds import prepare
+from evaluator.odds.totals import Totals
 
 
 @pytest.mark.parametrize(
@@ -48,13 +49,13 @@ def test_totals_from_masks_equal_totals_from_shares(name: str) -> None:
     hands = ["random", "random", "random"] if name != "razz" else ["As 2s 3s", "Kd Kc 5h", "random"]
     table, engine = prepare(ruleset, hands)
     deals = table.sample(np.random.default_rng(3), 5000)
-    by_shares = _Totals(table.players, engine.names)
+    by_shares = Totals(table.players, engine.names)
     by_shares.add(engine.settle(deals), 0.5, squares=True)
     masks = engine.winner_masks(deals, table.template)
     if masks is None:
         assert engine.shared_board is None  # off the board-shared path the shares are the answer
         return
-    by_masks = _Totals(table.players, engine.names)
+    by_masks = Totals(table.players, engine.names)
     by_masks.add_masks(masks, 0.25)
     by_masks.add_masks(masks, 0.25)  # counted twice at half the weight: the same sums
     by_masks.fold()

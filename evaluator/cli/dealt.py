@@ -137,7 +137,7 @@ def _share(result: DealShowdown, seat: int) -> str:
 
 def _seat_lines(result: DealShowdown, half: object, seat: int, several: bool) -> list[str]:
     from ..deal.settle import CardHalfResult
-    from ..engine.showdown import Half
+    from ..engine.pot import Half
 
     assert isinstance(half, Half)
     mark = "*" if seat in half.winners else " "

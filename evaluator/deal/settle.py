@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 from ..compiled.fasthand import fast_hands, fast_mode
 from ..core.errors import GameError, error
 from ..engine.hand import Hand
-from ..engine.showdown import Half, ShowdownResult, best_hand, pot_fractions, split_pot, top_cycle
+from ..engine.pot import Half, pot_fractions, split_pot
+from ..engine.showdown import ShowdownResult, best_hand, top_cycle
 from .deal import BOTH, Deal, half_names
 from .resolve import Resolution, WildNote, card_rule_text, resolve, wild_reasons
 from .variant import variant

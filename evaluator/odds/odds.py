@@ -46,6 +46,7 @@ from .cluster import RulesetSpec, check_seed, check_work, chunk_rng, drawn_seed,
 from .deals import BATCH, OddsError, Table, build_table, cut_count
 from .ranges import HandRange, combo_count_text, parse_range
 from .shares import ShareEngine
+from .totals import Totals
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Rules
@@ -143,104 +144,6 @@ class OddsResult:
         if self.split:
             data["no_low"] = self.no_low
         return data
-
-
-class _Totals:
-    """Weighted sums of the per-deal figures."""
-
-    def __init__(self, players: int, halves: list[str]) -> None:
-        self.weight = 0.0
-        self.count = 0
-        self.names = halves
-        zeros = np.zeros(players)
-        self.sums = {name: zeros.copy() for name in ("equity", "win", "tie", "scoop")}
-        self.squares = {name: zeros.copy() for name in ("equity", "win", "tie")}
-        self.halves = {name: zeros.copy() for name in halves}
-        self.dead = dict.fromkeys(halves, 0.0)
-        self.pending: np.ndarray | None = None  # weight of each winner mask counted, not yet settled
-
-    def add(self, settled: Any, weight: float, squares: bool) -> None:
-        shares = settled.shares
-        ones = np.full(len(shares), weight)
-        whole = shares > 1 - 1e-9
-        part = (shares > 1e-12) & ~whole
-        figures = {"equity": shares, "win": whole.astype(np.float64), "tie": part.astype(np.float64)}
-        for name, values in figures.items():
-            # a matrix product: much faster than a sum down the columns of a narrow array
-            self.sums[name] += ones @ values
-            if squares:
-                self.squares[name] += ones @ (values * values)
-        # a scoop is the whole pot: both halves, or the high half when no low qualifies
-        self.sums["scoop"] += ones @ figures["win"]
-        for name, values in settled.halves:
-            self.halves[name] += ones @ values
-        for name, dead in settled.dead_halves:
-            self.dead[name] += weight * float(np.count_nonzero(dead))
-        self.weight += weight * len(shares)
-        self.count += len(shares)
-
-    def add_masks(self, masks: np.ndarray, weight: float) -> None:
-        """Add deals given as winner masks (``ShareEngine.winner_masks``, one pot, one half):
-        each distinct mask is counted here and settled once, in :meth:`fold`."""
-        players = len(self.sums["equity"])
-        self.weight += weight * len(masks)
-        self.count += len(masks)
-        if players > 16:  # too many masks to count in an array: settled at once
-            found, counts = np.unique(masks, return_counts=True)
-            self._settle_masks(found, weight * counts.astype(np.float64))
-            return
-        counts = np.bincount(masks, minlength=1 << players)
-        if self.pending is None:
-            self.pending = weight * counts.astype(np.float64)
-        else:
-            self.pending += weight * counts
-
-    def fold(self) -> None:
-        """Settle the masks counted by :meth:`add_masks` into the sums."""
-        if self.pending is not None:
-            found = np.flatnonzero(self.pending)
-            self._settle_masks(found, self.pending[found])
-            self.pending = None
-
-    def _settle_masks(self, found: np.ndarray, weights: np.ndarray) -> None:
-        players = len(self.sums["equity"])
-        winners = ((found[:, None] >> np.arange(players)) & 1).astype(np.float64)  # (masks, players)
-        ways = winners.sum(axis=1, keepdims=True)
-        share = winners / np.maximum(ways, 1)
-        whole = winners * (ways == 1)
-        figures = {"equity": share, "win": whole, "tie": winners * (ways > 1)}
-        for name, values in figures.items():
-            self.sums[name] += weights @ values
-            self.squares[name] += weights @ (values * values)
-        self.sums["scoop"] += weights @ whole
-        self.halves[self.names[0]] += weights @ share
-        self.dead[self.names[0]] += float(weights[found == 0].sum())
-
-    def merge(self, other: _Totals) -> None:
-        """Add the sums of another chunk's totals."""
-        self.fold()
-        other.fold()
-        self.weight += other.weight
-        self.count += other.count
-        for mine, theirs in ((self.sums, other.sums), (self.squares, other.squares), (self.halves, other.halves)):
-            for name in mine:
-                mine[name] += theirs[name]
-        for name in self.dead:
-            self.dead[name] += other.dead[name]
-
-    def mean(self, name: str) -> np.ndarray:
-        self.fold()
-        mean: np.ndarray = self.sums[name] / self.weight
-        return mean
-
-    def error(self, name: str, sampled: bool) -> np.ndarray:
-        self.fold()
-        if not sampled or self.count < 2:
-            return np.zeros_like(self.sums[name])
-        mean = self.mean(name)
-        variance = np.maximum(self.squares[name] / self.weight - mean * mean, 0.0)
-        error: np.ndarray = np.sqrt(variance / (self.count - 1))
-        return error
 
 
 def deal_geometry(ruleset: Rules, hands: Sequence[str]) -> tuple[int, int, int]:
@@ -347,7 +250,7 @@ class _SampleChunk:
 _PREPARED: dict[tuple[str, tuple[str | HandRange, ...], str, str], tuple[Table, ShareEngine]] = {}
 
 
-def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
+def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> Totals:
     """The totals of one sampled chunk (run here or on a Dask worker)."""
     key = (spec.digest, chunk.hands, chunk.board, chunk.dead)
     if key not in _PREPARED:
@@ -355,7 +258,7 @@ def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
             _PREPARED.clear()
         _PREPARED[key] = prepare(spec.ruleset(), chunk.hands, chunk.board, chunk.dead)
     table, engine = _PREPARED[key]
-    totals = _Totals(table.players, engine.names)
+    totals = Totals(table.players, engine.names)
     rng = chunk_rng(chunk.seed, chunk.index)
     for start in range(0, chunk.samples, SAMPLE_BLOCK):
         deals = table.sample(rng, min(SAMPLE_BLOCK, chunk.samples - start))
@@ -364,7 +267,7 @@ def _sample_chunk(spec: RulesetSpec, chunk: _SampleChunk) -> _Totals:
 
 
 def _settle_into(
-    totals: _Totals, table: Table, engine: ShareEngine, deals: np.ndarray, weight: float, squares: bool
+    totals: Totals, table: Table, engine: ShareEngine, deals: np.ndarray, weight: float, squares: bool
 ) -> None:
     """Add a batch of deals to the totals: as winner masks where the engine gives them (faster), else as shares."""
     masks = engine.winner_masks(deals, table.template)
@@ -428,7 +331,7 @@ def odds(
             "<odds>",
             hint="drop --exact to sample, or give more known cards",
         )
-    totals = _Totals(table.players, names)
+    totals = Totals(table.players, names)
     if exact or (samples is None and work <= EXACT_LIMIT):
         method, used_seed = "exact", None
         done = 0.0

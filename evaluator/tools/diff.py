@@ -318,11 +318,28 @@ def reclassified(a: Ruleset, b: Ruleset, scan: Scan) -> tuple[Reclassified, ...]
     return tuple(sorted(rows, key=lambda row: (-row.classes, row.category_a, row.category_b)))
 
 
-def _disjoint(first: Sequence[Card], second: Sequence[Card], deck: Sequence[Card]) -> bool:
-    """True when both hands can be dealt together from ``deck``."""
-    available = Counter(deck)
-    available.subtract(Counter(first) + Counter(second))
-    return min(available.values(), default=0) >= 0
+class _Dealable:
+    """Whether two hands can be dealt together from one deck (made once per deck: the example
+    search asks thousands of times)."""
+
+    def __init__(self, deck: Sequence[Card]) -> None:
+        self.available = Counter(deck)
+        self.each_once = max(self.available.values(), default=1) == 1
+
+    def __call__(self, first: Sequence[Card], second: Sequence[Card]) -> bool:
+        """True when the deck holds every card of both hands as often as they do.
+
+        >>> from evaluator.rules.cards import Card
+        >>> ace, king = Card("A", "s"), Card("K", "s")
+        >>> dealable = _Dealable([ace, king, Card("Q", "s")])
+        >>> dealable([ace], [king]), dealable([ace], [ace, king])
+        (True, False)
+        """
+        if self.each_once:  # every hand's cards are the deck's: they must only be apart
+            return set(first).isdisjoint(second)
+        together = Counter(first)
+        together.update(second)
+        return all(self.available[card] >= count for card, count in together.items())
 
 
 def _cards_text(cards: Iterable[Card]) -> str:
@@ -350,9 +367,10 @@ def find_flip_example(
     tries = sorted(
         ((i, j) for i in range(len(firsts)) for j in range(len(seconds))), key=lambda ij: (ij[0] + ij[1], ij[0])
     )
+    dealable = _Dealable(deck)
     for i, j in tries:
         first, second = firsts[i][0], seconds[j][0]
-        if not _disjoint(first, second, deck):
+        if not dealable(first, second):
             continue
         text_first, text_second = _cards_text(first), _cards_text(second)
         verdict_a, verdict_b = a.compare(text_first, text_second), b.compare(text_first, text_second)

@@ -41,6 +41,7 @@ FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 Floats = np.ndarray[Any, np.dtype[np.floating[Any]]]  # 32 or 64 bits
 
 SUITED_KEYS_PER_SLICE = 2048  # (part, suit mask) keys tested at once: about 10 MB of rows
+GRID_SHARE = 4  # pairs of classes read from a grid when they are at least a quarter of its cells
 NO_FREE = -1e4  # the log of no free hand (a rank with more cards than its suits left)
 
 
@@ -125,12 +126,24 @@ class MeetCounter:
         F-N ``S T12 - both``; N-F ``S T21 - both``; N-N ``all - f1 S T12 - f2 S T21 + both``,
         written as ``rest2 ahead1 T12 + rest1 back2 T21 + sign1 sign2 both`` with a factor per class.
         """
-        ahead, back, rest, sign, masks = self.class_factors
-        s = self.suits
         one, two = self.class_multiset[first], self.class_multiset[second]
+        return self._class_pairs(first, second, free(one, two), free(two, one))
+
+    def class_grid(self, rows: IntArray, columns: IntArray, free: FreeRows) -> FloatArray:
+        """:meth:`class_pairs` of every class of ``rows`` (the block's) against every class of
+        ``columns``, as a (rows, columns) matrix: where most pairs of a stretch are wanted, one
+        pass over the stretch is quicker than reading each pair."""
+        ahead, back = free.grid(self.class_multiset[rows], self.class_multiset[columns])
+        return self._class_pairs(rows[:, None], columns[None, :], ahead, back)
+
+    def _class_pairs(self, first: IntArray, second: IntArray, ahead: IntArray, back: IntArray) -> FloatArray:
+        """The formula of :meth:`class_pairs` with T12 (``ahead``) and T21 (``back``) read; any
+        shapes that broadcast (pairs side by side, or a row of classes against a column)."""
+        factor_ahead, factor_back, rest, sign, masks = self.class_factors
+        s = self.suits
         apart = (masks[first] & masks[second]) == 0
-        result: FloatArray = rest[second] * ahead[first] * free(one, two)
-        result += rest[first] * back[second] * free(two, one)
+        result: FloatArray = rest[second] * factor_ahead[first] * ahead
+        result += rest[first] * factor_back[second] * back
         result += sign[first] * sign[second] * (s * (s - 1 + apart))
         return result
 
@@ -285,6 +298,16 @@ class FreeRows:
         found: IntArray = self.rows[first - self.start, second - self.start].astype(np.int64)
         return found
 
+    def grid(self, first: IntArray, second: IntArray) -> tuple[IntArray, IntArray]:
+        """(T(first[i], second[j]), T(second[j], first[i])) as matrices, for ``first`` in the block
+        and ``second`` not before it."""
+        if len(second) and int(second.min()) < self.start:
+            raise RuntimeError("internal error: free hands asked for a multiset before the block")
+        ahead: IntArray = self.rows[np.ix_(first - self.start, second - self.start)].astype(np.int64)
+        back = ahead * self.total[first][:, None]
+        back //= self.total[second][None, :]
+        return ahead, back
+
     def _back(self, first: IntArray, second: IntArray) -> IntArray:
         """T(first[k], second[k]) for ``second`` in the block: by symmetry."""
         if len(second) and (int(second.min()) < self.start or int(second.max()) >= self.stop):
@@ -343,10 +366,17 @@ class BlockWeights:
         pick = np.flatnonzero(base_row & base_col)
         if len(pick):
             one, two = first[pick], part[pick]
-            slot = self.row_slot[one - self.start]
-            both = _lookup(self.classes_by_class, slot, self._column_slot(two))
-            whole = meet.class_pairs(one, two, self.free) - meet.exceptions_against(one, two, self.free)
-            result[pick] = whole - meet.exceptions_against(two, one, self.free) + both
+            weight = self._class_pairs(one, two)
+            # only classes with exceptional parts take any (often none or few: read those alone)
+            row_has, column_has = meet.col_slot[one] >= 0, meet.col_slot[two] >= 0
+            for owners, others, has in ((one, two, row_has), (two, one, column_has)):
+                if has.any():
+                    weight[has] -= meet.exceptions_against(owners[has], others[has], self.free)
+            both = np.flatnonzero(row_has & column_has)
+            if len(both):
+                slot = self.row_slot[one[both] - self.start]
+                weight[both] += _lookup(self.classes_by_class, slot, self._column_slot(two[both]))
+            result[pick] = weight
         # base against exceptional: the exceptional part against the whole class, less its exceptional parts
         pick = np.flatnonzero(base_row & ~base_col)
         if len(pick):
@@ -363,6 +393,18 @@ class BlockWeights:
         result[pick] = self.pairs[row[pick] - self.bases, part[pick] - classes - self.first_exceptional]
         result[meet.part_multiset[first] == meet.part_multiset[part]] = 0.0
         return result
+
+    def _class_pairs(self, one: IntArray, two: IntArray) -> FloatArray:
+        """:meth:`MeetCounter.class_pairs` of the pairs of base rows ``one`` and columns ``two``; read
+        from a grid of their stretch of classes when they fill a good share of it (a lowball ruleset
+        against a high one flips nearly every pair)."""
+        low, high = (int(one.min()), int(two.min())), (int(one.max()) + 1, int(two.max()) + 1)
+        if len(one) * GRID_SHARE < (high[0] - low[0]) * (high[1] - low[1]):
+            return self.meet.class_pairs(one, two, self.free)
+        rows, columns = np.arange(low[0], high[0]), np.arange(low[1], high[1])
+        grid = self.meet.class_grid(rows, columns, self.free)
+        found: FloatArray = grid[one - low[0], two - low[1]]
+        return found
 
     def _column_slot(self, classes: IntArray) -> IntArray:
         """The columns of ``classes`` in the sums over classes (-1: no exceptional part)."""

@@ -240,7 +240,7 @@ def test_the_batch_share_counts_the_deals_the_generic_judge_counts(first: str, s
         dealt = rng.sample(deck, 2 * cards)
         changed += share._changed(judge, tuple(dealt[:cards]), tuple(dealt[cards:]), examples)
     assert batched.changed == changed and batched.examples == tuple(examples)
-    uses_batch = share._batch_ready(a, cards) and share._batch_ready(b, cards)
+    uses_batch = share.batch_ready(a, cards) and share.batch_ready(b, cards)
     assert uses_batch == ((first, second) not in {("standard", "two-decks"), ("italian", "standard")})
 
 

@@ -22,6 +22,7 @@ from meeting import SharedCards, every_hand, meeting
 
 from evaluator import load
 from evaluator.cli.main import main
+from evaluator.tools import flips_sampled
 from evaluator.tools.diff import common_deck
 from evaluator.tools.flips import FlipCensus, census, sampled_census
 from evaluator.tools.flips_sampled import flip_cause, flip_label
@@ -198,6 +199,21 @@ def test_wild_cards_are_sampled_with_an_interval_and_verified() -> None:
         assert found_group.low <= found_group.pairs <= found_group.high
         if found_group.example is not None:
             assert_verified("standard", "deuces-wild", found_group)
+
+
+@pytest.mark.parametrize("name", ["deuces-wild", "badugi", "kings-and-little-ones", "three-card-poker"])
+def test_a_sampled_census_judges_on_the_tables_which_pairs_to_judge_hand_by_hand(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tables pick the pairs whose outcome changes; judging every pair hand by hand finds the
+    same groups, counts, intervals and examples."""
+    a, b = load("standard"), load(name)
+    deck = common_deck(a, b)
+    on_tables = sampled_census(a, b, deck, max(a.hand_size, b.hand_size), 600, 5)
+    monkeypatch.setattr(flips_sampled, "batch_outcomes", lambda *args: None)
+    by_hand = sampled_census(a, b, deck, max(a.hand_size, b.hand_size), 600, 5)
+    assert on_tables == by_hand
+    assert on_tables.groups
 
 
 def test_a_sampled_census_never_calls_itself_exact(capsys: pytest.CaptureFixture[str]) -> None:

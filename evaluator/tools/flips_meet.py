@@ -136,7 +136,7 @@ class MeetCounter:
         ahead, back = free.grid(self.class_multiset[rows], self.class_multiset[columns])
         return self._class_pairs(rows[:, None], columns[None, :], ahead, back)
 
-    def _class_pairs(self, first: IntArray, second: IntArray, ahead: IntArray, back: IntArray) -> FloatArray:
+    def _class_pairs(self, first: IntArray, second: IntArray, ahead: np.ndarray, back: np.ndarray) -> FloatArray:
         """The formula of :meth:`class_pairs` with T12 (``ahead``) and T21 (``back``) read; any
         shapes that broadcast (pairs side by side, or a row of classes against a column)."""
         factor_ahead, factor_back, rest, sign, masks = self.class_factors
@@ -298,14 +298,15 @@ class FreeRows:
         found: IntArray = self.rows[first - self.start, second - self.start].astype(np.int64)
         return found
 
-    def grid(self, first: IntArray, second: IntArray) -> tuple[IntArray, IntArray]:
+    def grid(self, first: IntArray, second: IntArray) -> tuple[FloatArray, FloatArray]:
         """(T(first[i], second[j]), T(second[j], first[i])) as matrices, for ``first`` in the block
         and ``second`` not before it."""
         if len(second) and int(second.min()) < self.start:
             raise RuntimeError("internal error: free hands asked for a multiset before the block")
-        ahead: IntArray = self.rows[np.ix_(first - self.start, second - self.start)].astype(np.int64)
-        back = ahead * self.total[first][:, None]
-        back //= self.total[second][None, :]
+        ahead: FloatArray = self.rows[np.ix_(first - self.start, second - self.start)].astype(np.float64)
+        # whole numbers below 2**53 whose quotient is whole: the division is exact
+        back: FloatArray = ahead * self.total[first][:, None]
+        back /= self.total[second][None, :]
         return ahead, back
 
     def _back(self, first: IntArray, second: IntArray) -> IntArray:

@@ -19,6 +19,7 @@ from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
 from .diff_basis import hand_or_none
 from .flip_types import CAUSES, FlipCensus, FlipGroup, FlipHand
+from .showdown_share import Deals, batch_outcomes
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand
@@ -91,9 +92,13 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
             "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
         )
     found: dict[tuple[str, str, str, int, int], list[Any]] = {}
-    for _ in range(samples):
-        dealt = rng.sample(cards, 2 * size)
-        first, second = tuple(dealt[:size]), tuple(dealt[size:])
+    # positions drawn as rng.sample(cards, ...) draws its cards: the same pairs for a seed
+    deals = Deals(cards, np.array([rng.sample(range(len(cards)), 2 * size) for _ in range(samples)]), size)
+    # the tables tell at once which pairs change their outcome; only those are judged hand by hand
+    judged = batch_outcomes(a, b, deals)
+    changed = range(samples) if judged is None else np.flatnonzero(judged[0] != judged[1]).tolist()
+    for number in changed:
+        first, second = deals.pair(number)
         fa, fb, sa, sb = (
             hand_or_none(a, first),
             hand_or_none(b, first),

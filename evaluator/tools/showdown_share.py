@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..core.errors import RulesetError
+from ..core.errors import PokerRulesError
 from ..core.stats_math import wilson_interval
 from ..rules.cards import Card
 from .diff_basis import common_deck, hand_or_none, rules_fingerprint
@@ -111,7 +111,7 @@ def _changed(judge: _Judge, first: tuple[Card, ...], second: tuple[Card, ...], e
     return True
 
 
-def _batch_ready(ruleset: Ruleset, cards: int) -> bool:
+def batch_ready(ruleset: Ruleset, cards: int) -> bool:
     """Whether ``rank_many`` judges ``cards``-card hands exactly as ``evaluate`` + ``compare`` do.
 
     Not with ``beats:`` exceptions (no single value orders them), several packs
@@ -121,7 +121,7 @@ def _batch_ready(ruleset: Ruleset, cards: int) -> bool:
     return ruleset.copies == 1 and not ruleset.beats and not game_rules
 
 
-class _Deals:
+class Deals:
     """Heads-up deals as positions in the common deck: one row per deal, the first hand's
     ``cards`` positions then the second's (NumPy batches read card numbers from them, no
     card is looked up deal by deal)."""
@@ -148,7 +148,7 @@ class _Deals:
         return ids[:, : self.cards], ids[:, self.cards :]
 
 
-def _batch_outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:
+def _outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:
     """1 / -1 / 0 per deal (first wins, second wins, tie), ranked in one NumPy batch per side
     (``firsts`` and ``seconds``: card numbers in ``ruleset``'s deck, a hand per row)."""
     import numpy as np
@@ -169,14 +169,19 @@ def _batch_outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:
     return np.sign(first - second)  # no hand (-1) loses to any hand, as _outcome says
 
 
-def _count_changed(a: Ruleset, b: Ruleset, deals: _Deals, meter: _Progress) -> tuple[int, tuple[ChangedDeal, ...]]:
+def _count_changed(a: Ruleset, b: Ruleset, deals: Deals, meter: _Progress) -> tuple[int, tuple[ChangedDeal, ...]]:
     """How many ``deals`` change their outcome, and the first few that do (in deal order)."""
     examples: list[ChangedDeal] = []
-    if len(deals) and _batch_ready(a, deals.cards) and _batch_ready(b, deals.cards):
-        try:
-            return _count_in_batches(a, b, deals, meter)
-        except RulesetError:
-            pass  # R104: a deck too wide for the tables; judged one deal at a time below
+    judged = batch_outcomes(a, b, deals, meter.update)
+    if judged is not None:
+        outcome_a, outcome_b = judged
+        differ = (outcome_a != outcome_b).nonzero()[0]
+        for at in differ[:CHANGED_EXAMPLES].tolist():
+            first, second = deals.pair(at)
+            examples.append(
+                ChangedDeal(tuple(map(str, first)), tuple(map(str, second)), int(outcome_a[at]), int(outcome_b[at]))
+            )
+        return len(differ), tuple(examples)
     judge, changed = _Judge(a, b), 0
     for number in range(len(deals)):
         changed += _changed(judge, *deals.pair(number), examples)
@@ -184,23 +189,29 @@ def _count_changed(a: Ruleset, b: Ruleset, deals: _Deals, meter: _Progress) -> t
     return changed, tuple(examples)
 
 
-def _count_in_batches(a: Ruleset, b: Ruleset, deals: _Deals, meter: _Progress) -> tuple[int, tuple[ChangedDeal, ...]]:
-    """:func:`_count_changed` on the compiled tables, ``BATCH_DEALS`` deals per NumPy batch."""
-    examples: list[ChangedDeal] = []
-    changed = 0
-    for start in range(0, len(deals), BATCH_DEALS):
-        stop = min(len(deals), start + BATCH_DEALS)
-        outcome_a = _batch_outcomes(a, *deals.numbers(a, start, stop))
-        outcome_b = _batch_outcomes(b, *deals.numbers(b, start, stop))
-        differ = (outcome_a != outcome_b).nonzero()[0]
-        changed += len(differ)
-        for at in differ[: CHANGED_EXAMPLES - len(examples)].tolist():
-            first, second = deals.pair(start + at)
-            examples.append(
-                ChangedDeal(tuple(map(str, first)), tuple(map(str, second)), int(outcome_a[at]), int(outcome_b[at]))
-            )
-        meter.update(stop)
-    return changed, tuple(examples)
+def batch_outcomes(
+    a: Ruleset, b: Ruleset, deals: Deals, progress: Callable[[int], None] | None = None
+) -> tuple[Any, Any] | None:
+    """Every deal's outcome under ``a`` and under ``b`` (1 first wins, -1 second wins, 0 tie) on the
+    compiled tables, ``BATCH_DEALS`` deals per NumPy batch (``progress``: deals done); None when
+    either ruleset's tables cannot judge them as ``compare`` does (:func:`batch_ready`, a deck too
+    wide for the tables)."""
+    import numpy as np
+
+    if not len(deals) or not (batch_ready(a, deals.cards) and batch_ready(b, deals.cards)):
+        return None
+    outcomes: list[tuple[Any, Any]] = []
+    try:
+        for start in range(0, len(deals), BATCH_DEALS):
+            stop = min(len(deals), start + BATCH_DEALS)
+            # one byte per outcome (-1, 0 or 1)
+            judged = [_outcomes(side, *deals.numbers(side, start, stop)).astype(np.int8) for side in (a, b)]
+            outcomes.append((judged[0], judged[1]))
+            if progress is not None:
+                progress(stop)
+    except PokerRulesError:
+        return None  # R104: a deck too wide for the tables; C105: a hand of more wild cards than they fill
+    return np.concatenate([o[0] for o in outcomes]), np.concatenate([o[1] for o in outcomes])
 
 
 def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:
@@ -212,7 +223,7 @@ def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> Sho
     for first in combinations(positions, cards):
         rest = [p for p in positions if p not in first and p > first[0]]
         rows.extend(first + second for second in combinations(rest, cards))
-    deals = _Deals(deck, np.array(rows, dtype=np.int64).reshape(len(rows), 2 * cards), cards)
+    deals = Deals(deck, np.array(rows, dtype=np.int64).reshape(len(rows), 2 * cards), cards)
     changed, examples = _count_changed(a, b, deals, _Progress(None, len(deals)))
     share = changed / len(deals) if len(deals) else 0.0
     return ShowdownShare("exact", cards, len(deck), len(deals), changed, share, examples=examples)
@@ -246,7 +257,7 @@ def sampled_share(
     rng = random.Random(seed)
     # positions drawn as rng.sample(deck, ...) draws its cards: the same deals for a seed
     drawn = [rng.sample(range(len(deck)), 2 * cards) for _ in range(samples)]
-    deals = _Deals(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
+    deals = Deals(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
     meter = _Progress(progress, samples)
     changed, examples = _count_changed(a, b, deals, meter)
     meter.done()

@@ -571,3 +571,30 @@ def test_the_showdown_help_examples_run(capsys: pytest.CaptureFixture[str]) -> N
     assert any("--declare" in argv for argv in runnable)
     for argv in runnable:
         assert main(argv) == 0, (argv, capsys.readouterr().err)
+
+
+def test_the_variants_of_a_game_share_one_memo_and_play_as_rulesets_of_their_own(tmp_path: Path) -> None:
+    """A deal's variants differ only in which cards are wild, so they classify hand classes through
+    their family's memo; each still plays every hand as a ruleset written with its wild ranks."""
+    import random
+
+    from evaluator.deal.variant import variant
+    from evaluator.engine.evaluate import engine_for
+    from evaluator.rules.cards import Card
+
+    family = load("follow-the-queen")
+    sixes, nines = variant(family, frozenset({"6"})), variant(family, frozenset({"9"}))
+    assert engine_for(sixes).classify is engine_for(nines).classify is engine_for(family).classify
+    rng = random.Random(4)
+    deck = [Card(rank, suit) for rank in family.deck_ranks for suit in family.suits]
+    holdings = [rng.sample(deck, 7) for _ in range(300)]
+    for added, shared in (("6", sixes), ("9", nines)):
+        path = tmp_path / f"written-{added}.yaml"
+        path.write_text(
+            f"name: written\nextends: follow-the-queen\nwild: {{ranks: [Q, '{added}'], follow: null}}\n",
+            encoding="utf-8",
+        )
+        written = engine_for(load(path))
+        for cards in holdings:
+            mine, theirs = engine_for(shared).evaluate(cards), written.evaluate(cards)
+            assert (mine.category, mine.strength) == (theirs.category, theirs.strength), cards

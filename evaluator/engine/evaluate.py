@@ -94,6 +94,12 @@ class Engine:
         self._first_plain = lru_cache(maxsize=1 << 16)(self._find_first_plain)
         # the groups and run of rank values: a suit walk meets each rank multiset many times
         self._shape = lru_cache(maxsize=1 << 16)(self._find_shape)
+        if ruleset.variant_of is not None:
+            # a deal's variant differs from its ruleset only in which cards are wild, which a hand
+            # class (ranks, flush suit, wild count, suits held) does not read: every variant of a
+            # game classifies through one memo (thirteen memos of their own passed 300 MB)
+            family = engine_for(ruleset.variant_of)
+            self.classify, self._first_plain, self._shape = family.classify, family._first_plain, family._shape
 
     def forget_classes(self) -> None:
         """Drop what the engine remembers of hand classes: a walk of every suit class fills its

@@ -80,8 +80,9 @@ def deal_of(rules: Rules, runs: Completed, folded: Sequence[bool], declarations:
 _Group = tuple[list[tuple[int, int]], frozenset[str], np.ndarray, np.ndarray, "list[Any] | None"]
 
 #: Hands of a variant valued by the generic evaluator before its tables are built: a build takes a
-#: second or two, the generic evaluator a few milliseconds a hand with two wild ranks.
-GENERIC_HANDS = 150
+#: second or two, the generic evaluator (its hand classes remembered across the variants) two or
+#: three milliseconds a hand with two wild ranks.
+GENERIC_HANDS = 300
 
 
 class _Half:

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_flips_exact import RULESETS, census_groups
+from test_flips_exact import census_groups
+from test_flips_judge import folder  # noqa: F401 (the small rulesets' folder, a fixture)
 
 from evaluator import load
 from evaluator.tools import flips_meet
-from evaluator.tools.diff import common_deck
+from evaluator.tools.diff_basis import common_deck
 from evaluator.tools.flips import census
 from evaluator.tools.flips_hands import HandSpace, hand_space
 from evaluator.tools.flips_meet import MeetCounter
@@ -25,14 +26,6 @@ from evaluator.tools.flips_meet import MeetCounter
 pytestmark = pytest.mark.usefixtures("table_cache")
 
 PAIRS = [("small", "small-27"), ("small-a5-queen", "small-27"), ("small", "small-freak"), ("small-bridge", "small-a5")]
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    found = tmp_path_factory.mktemp("meet-rulesets")
-    for name, text in RULESETS.items():
-        (found / f"{name}.yaml").write_text(f"name: {name}\n{text}", encoding="utf-8")
-    return found
 
 
 def space_of(a_path: Path | str, b_path: Path | str) -> HandSpace:

@@ -8,7 +8,6 @@ sampled pair is two hands dealt from one deck, so they never share a card.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -85,15 +84,13 @@ def verified_example(
 
 def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:
     """Draw ``samples`` pairs of hands with ``seed``, judge each with both ``compare``, count flips per group."""
-    rng = random.Random(seed)
     cards = list(deck)
     if len(cards) < 2 * size:
         return FlipCensus(
             "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
         )
     found: dict[tuple[str, str, str, int, int], list[Any]] = {}
-    # positions drawn as rng.sample(cards, ...) draws its cards: the same pairs for a seed
-    deals = Deals(cards, np.array([rng.sample(range(len(cards)), 2 * size) for _ in range(samples)]), size)
+    deals = Deals.drawn(cards, size, samples, seed)
     # the tables tell at once which pairs change their outcome; only those are judged hand by hand
     judged = batch_outcomes(a, b, deals)
     changed = range(samples) if judged is None else np.flatnonzero(judged[0] != judged[1]).tolist()

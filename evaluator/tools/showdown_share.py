@@ -131,6 +131,16 @@ class Deals:
         self.positions = positions
         self.cards = cards
 
+    @classmethod
+    def drawn(cls, deck: Sequence[Card], cards: int, samples: int, seed: int) -> Deals:
+        """``samples`` random deals with ``seed``, each drawn as ``random.Random(seed).sample(deck,
+        2 * cards)`` draws its cards (positions, not cards: the same deals for a seed)."""
+        import numpy as np
+
+        rng = random.Random(seed)
+        drawn = [rng.sample(range(len(deck)), 2 * cards) for _ in range(samples)]
+        return cls(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
+
     def __len__(self) -> int:
         return len(self.positions)
 
@@ -252,12 +262,7 @@ def sampled_share(
     a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int, samples: int, seed: int, progress: TextIO | None = None
 ) -> ShowdownShare:
     """Deal ``samples`` random heads-up deals with ``seed``; the share changed and its Wilson interval."""
-    import numpy as np
-
-    rng = random.Random(seed)
-    # positions drawn as rng.sample(deck, ...) draws its cards: the same deals for a seed
-    drawn = [rng.sample(range(len(deck)), 2 * cards) for _ in range(samples)]
-    deals = Deals(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
+    deals = Deals.drawn(deck, cards, samples, seed)
     meter = _Progress(progress, samples)
     changed, examples = _count_changed(a, b, deals, meter)
     meter.done()

@@ -261,6 +261,13 @@ def test_bad_card_count_is_a_usage_error_and_writes_nothing(capsys: pytest.Captu
     assert not report.exists()
 
 
+@pytest.mark.parametrize("samples", ["0", "-5", "10000001"])
+def test_samples_out_of_range_are_a_usage_error(capsys: pytest.CaptureFixture[str], samples: str) -> None:
+    code, out, err = run(capsys, "diff", "standard", "deuces-wild", "--samples", samples)
+    assert code == 2 and out == ""
+    assert f"--samples {samples}: must be from 1 to 10,000,000" in err
+
+
 def test_unknown_ruleset_fails_and_writes_no_html(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     report = tmp_path / "report.html"
     code, out, err = run(capsys, "diff", "standard", "no-such-ruleset", "--html", str(report))

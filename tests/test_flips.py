@@ -6,6 +6,8 @@ hand classes compared with NumPy, and a brute force over all 2,598,960 hands.
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import random
 from collections import Counter
@@ -22,11 +24,13 @@ from meeting import SharedCards, every_hand, meeting
 
 from evaluator import load
 from evaluator.cli.main import main
+from evaluator.core.progress import Bar
 from evaluator.tools import flips_sampled
 from evaluator.tools.diff import common_deck
 from evaluator.tools.flips import FlipCensus, census, sampled_census
 from evaluator.tools.flips_sampled import flip_cause, flip_label
 from evaluator.tools.lowball import low_breakdown
+from evaluator.tools.showdown_share import BATCH_DEALS, Deals
 
 ROOT = Path(__file__).resolve().parents[1]
 DIFF_SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
@@ -214,6 +218,28 @@ def test_a_sampled_census_judges_on_the_tables_which_pairs_to_judge_hand_by_hand
     by_hand = sampled_census(a, b, deck, max(a.hand_size, b.hand_size), 600, 5)
     assert on_tables == by_hand
     assert on_tables.groups
+
+
+def test_a_sampled_census_shows_its_progress_and_counts_the_same() -> None:
+    a, b = load("standard"), load("deuces-wild")
+    stream = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:  # a bar that shows at once, not after a second
+        patch.setattr(flips_sampled, "Bar", functools.partial(Bar, delay=0.0))
+        shown = sampled_census(a, b, common_deck(a, b), 5, 600, 5, stream)
+    assert shown == sampled_census(a, b, common_deck(a, b), 5, 600, 5)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("pokerrules: diff: judging sampled pairs of hands [")
+    assert lines[-1].startswith("pokerrules: diff: judging sampled pairs of hands done in")
+
+
+def test_drawn_deals_are_the_seeded_samples_kept_in_bytes() -> None:
+    deck = common_deck(load("standard"), load("deuces-wild"))
+    samples = BATCH_DEALS + 1000  # the last batch partly filled
+    deals = Deals.drawn(deck, 5, samples, 3)
+    rng = random.Random(3)
+    assert deals.positions.tolist() == [rng.sample(range(52), 10) for _ in range(samples)]
+    assert deals.positions.dtype == np.uint8 and not deals.positions.flags.writeable
+    assert Deals.drawn(deck, 5, samples, 3).positions is deals.positions  # the showdown share's draw is the census's
 
 
 def test_a_sampled_census_never_calls_itself_exact(capsys: pytest.CaptureFixture[str]) -> None:

@@ -141,6 +141,14 @@ def test_cards_on_a_game_is_refused_or_means_the_game(capsys: pytest.CaptureFixt
     assert data["cards"] == 7 and data["deals"] == 133_784_560
 
 
+@pytest.mark.parametrize("samples", ["0", "1000000001"])
+def test_samples_out_of_range_are_refused_not_replaced(capsys: pytest.CaptureFixture[str], samples: str) -> None:
+    # 0 once fell back to the default of 50,000 deals without a word
+    assert main(["stats", "omaha-hi-lo", "--samples", samples]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"--samples {samples}: must be from 1 to 1,000,000,000" in captured.err
+
+
 @pytest.mark.parametrize("name", ["holdem", "seven-card-stud", "razz"])
 def test_any_five_games_are_counted_exactly_over_the_game_deal(name: str) -> None:
     data = stats_json(name)

@@ -268,7 +268,8 @@ def add_stats(commands: Any) -> None:
     stats.add_argument(
         "--samples",
         type=int,
-        help="deals sampled for a must-use or hi-lo game (default 50,000) or a dealer's-choice game (20,000)",
+        help="deals sampled for a must-use or hi-lo game (default 50,000, at most 1,000,000,000) or a"
+        " dealer's-choice game (20,000, at most 2,000,000)",
     )
     stats.add_argument(
         "--players",
@@ -302,7 +303,8 @@ def add_diff(commands: Any) -> None:
         "--samples",
         type=int,
         default=None,
-        help="random showdowns to sample when exact counting is too costly (default 20000; 5000 game deals)",
+        help="random showdowns to sample when exact counting is too costly (default 20000; 5000 game deals;"
+        " at most 10,000,000)",
     )
     diff.add_argument("--seed", type=int, default=2026, help="seed of the sampled showdowns")
     add_json(diff)

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ..rules.cards import Card
 from .flip_types import CAUSE_TITLES, CAUSES, DEFAULT_FLIP_SAMPLES, FlipCensus, FlipGroup, FlipHand
@@ -96,10 +96,16 @@ def census(
 
 
 def flip_census(
-    a: Ruleset, b: Ruleset, deck: Sequence[Card], samples: int = DEFAULT_FLIP_SAMPLES, seed: int = 2026
+    a: Ruleset,
+    b: Ruleset,
+    deck: Sequence[Card],
+    samples: int = DEFAULT_FLIP_SAMPLES,
+    seed: int = 2026,
+    progress: TextIO | None = None,
 ) -> tuple[FlipCensus, PartJudge | None]:
     """:func:`census`, and when it is exact the parts of the hand space it judged (the
-    hands of every rank class that play alike, valued under both rulesets)."""
+    hands of every rank class that play alike, valued under both rulesets); ``progress``:
+    the stream of a sampled census's progress bar."""
     size = max(a.hand_size, b.hand_size)
     if len(deck) < 2 * size:
         reason = f"the decks share {len(deck)} cards, too few for two hands"
@@ -112,5 +118,5 @@ def flip_census(
             judge.space = space.parts_only()  # the hands are judged: the report reads the parts only
             return found, judge
         space = "a rank multiset has too many hands to judge pairwise"
-    sampled = sampled_census(a, b, deck, size, samples, seed)
+    sampled = sampled_census(a, b, deck, size, samples, seed, progress)
     return replace(sampled, reason=f"not counted exactly: {space}"), None

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from ..compiled.fasthand import generic_answers
+from ..core.progress import Bar
 from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
 from .diff_basis import hand_or_none
@@ -23,6 +25,8 @@ from .showdown_share import Deals, batch_outcomes
 if TYPE_CHECKING:
     from ..engine.hand import Hand
     from ..ruleset import Ruleset
+
+PAIRS_PER_STEP = 256  # pairs judged hand by hand between two looks at the progress bar
 
 
 def flip_label(category_a: str, category_b: str) -> str:
@@ -82,8 +86,11 @@ def verified_example(
     return None
 
 
-def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int) -> FlipCensus:
-    """Draw ``samples`` pairs of hands with ``seed``, judge each with both ``compare``, count flips per group."""
+def sampled_census(
+    a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samples: int, seed: int, progress: TextIO | None = None
+) -> FlipCensus:
+    """Draw ``samples`` pairs of hands with ``seed``, judge each with both ``compare``, count flips per group
+    (``progress``: the stream of a bar over the pairs judged hand by hand)."""
     cards = list(deck)
     if len(cards) < 2 * size:
         return FlipCensus(
@@ -94,26 +101,12 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
     # the tables tell at once which pairs change their outcome; only those are judged hand by hand
     judged = batch_outcomes(a, b, deals)
     changed = range(samples) if judged is None else np.flatnonzero(judged[0] != judged[1]).tolist()
-    for number in changed:
-        first, second = deals.pair(number)
-        fa, fb, sa, sb = (
-            hand_or_none(a, first),
-            hand_or_none(b, first),
-            hand_or_none(a, second),
-            hand_or_none(b, second),
-        )
-        if fa is None or fb is None or sa is None or sb is None:
-            continue
-        verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
-        if verdict_a == verdict_b:
-            continue
-        if verdict_a < verdict_b:  # orient the pair: A ranks the first hand higher than B does
-            first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
-            verdict_a, verdict_b = -verdict_a, -verdict_b
-        cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
-        key = (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category), verdict_a, verdict_b)
-        entry = found.setdefault(key, [0, first, second])
-        entry[0] += 1
+    meter = Bar("diff: judging sampled pairs of hands", progress).running() if progress else nullcontext()
+    with meter as bar:
+        for done, number in enumerate(changed):
+            if bar is not None and done % PAIRS_PER_STEP == 0:
+                bar(done / len(changed))
+            _judge_pair(a, b, deals.pair(number), found)
     population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck
     groups = []
     for (cause, first_label, second_label, outcome_a, outcome_b), (hits, first, second) in found.items():
@@ -136,6 +129,27 @@ def sampled_census(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, samp
         )
     groups.sort(key=lambda g: (CAUSES.index(g.cause), not g.reversed, -g.pairs, g.first, g.second))
     return FlipCensus("sampled", size, len(deck), population, samples, seed, tuple(groups))
+
+
+def _judge_pair(
+    a: Ruleset, b: Ruleset, pair: tuple[Sequence[Card], Sequence[Card]], found: dict[Any, list[Any]]
+) -> None:
+    """Count one sampled pair in its group of ``found`` when its outcome changes (the first pair of a
+    group is kept as its example)."""
+    first, second = pair
+    fa, fb, sa, sb = (hand_or_none(a, first), hand_or_none(b, first), hand_or_none(a, second), hand_or_none(b, second))
+    if fa is None or fb is None or sa is None or sb is None:
+        return
+    verdict_a, verdict_b = a.compare(fa, sa), b.compare(fb, sb)
+    if verdict_a == verdict_b:
+        return
+    if verdict_a < verdict_b:  # orient the pair: A ranks the first hand higher than B does
+        first, second, fa, fb, sa, sb = second, first, sa, sb, fa, fb
+        verdict_a, verdict_b = -verdict_a, -verdict_b
+    cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
+    key = (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category), verdict_a, verdict_b)
+    entry = found.setdefault(key, [0, first, second])
+    entry[0] += 1
 
 
 def flip_array_values(values: Sequence[tuple[Any, ...]]) -> np.ndarray[Any, np.dtype[np.int64]]:

@@ -12,6 +12,7 @@ score interval. Games (a board, must-use rules, hi-lo) are dealt by
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -135,11 +136,8 @@ class Deals:
     def drawn(cls, deck: Sequence[Card], cards: int, samples: int, seed: int) -> Deals:
         """``samples`` random deals with ``seed``, each drawn as ``random.Random(seed).sample(deck,
         2 * cards)`` draws its cards (positions, not cards: the same deals for a seed)."""
-        import numpy as np
 
-        rng = random.Random(seed)
-        drawn = [rng.sample(range(len(deck)), 2 * cards) for _ in range(samples)]
-        return cls(deck, np.array(drawn, dtype=np.int64).reshape(samples, 2 * cards), cards)
+        return cls(deck, _drawn_positions(len(deck), cards, samples, seed), cards)
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -156,6 +154,22 @@ class Deals:
         index = {card: number for number, card in enumerate(ruleset.deck)}
         ids = np.array([index[card] for card in self.deck], dtype=np.int64)[self.positions[start:stop]]
         return ids[:, : self.cards], ids[:, self.cards :]
+
+
+@functools.lru_cache(maxsize=1)  # a sampled census and the showdown share of one diff draw the same deals
+def _drawn_positions(deck_size: int, cards: int, samples: int, seed: int) -> Any:
+    """The positions of :meth:`Deals.drawn` (read-only: they may be shared)."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    every = range(deck_size)
+    # the smallest integers that hold a position, filled a batch at a time: a few bytes a deal
+    positions = np.empty((samples, 2 * cards), dtype=np.min_scalar_type(deck_size))
+    for start in range(0, samples, BATCH_DEALS):
+        stop = min(samples, start + BATCH_DEALS)
+        positions[start:stop] = [rng.sample(every, 2 * cards) for _ in range(start, stop)]
+    positions.setflags(write=False)
+    return positions
 
 
 def _outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:

@@ -476,11 +476,13 @@ def _deal_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> in
 
 def _game_command(ruleset: Ruleset, args: argparse.Namespace, out: TextIO) -> int:
     """``stats`` of a must-use or hi-lo game: sampled final hands per half."""
-    from .game_stats import game_stats, game_table_dict, render_game_csv, render_game_text
+    from ..odds.odds import MAX_SAMPLES
+    from .game_stats import DEFAULT_GAME_DEALS, game_stats, game_table_dict, render_game_csv, render_game_text
 
-    samples = getattr(args, "samples", None) or 50_000
-    if samples < 1:
-        raise UsageError("pokerrules stats: --samples must be at least 1")
+    samples = getattr(args, "samples", None)
+    samples = DEFAULT_GAME_DEALS if samples is None else samples
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise UsageError(f"pokerrules stats: --samples {samples}: must be from 1 to {MAX_SAMPLES:,}")
     seed = _checked_seed(args)
     bar = Bar(f"dealing {ruleset.name}, {samples:,} deals")
     try:

@@ -27,10 +27,12 @@ from evaluator.cli.main import main
 from evaluator.core.progress import Bar
 from evaluator.tools import flips_sampled
 from evaluator.tools.diff import common_deck
+from evaluator.tools.flip_types import flip_label
 from evaluator.tools.flips import FlipCensus, census, sampled_census
-from evaluator.tools.flips_sampled import flip_cause, flip_label
+from evaluator.tools.flips_batch import table_flips
+from evaluator.tools.flips_sampled import flip_cause
 from evaluator.tools.lowball import low_breakdown
-from evaluator.tools.showdown_share import BATCH_DEALS, Deals
+from evaluator.tools.showdown_share import BATCH_DEALS, Deals, batch_outcomes
 
 ROOT = Path(__file__).resolve().parents[1]
 DIFF_SCHEMA = json.loads((ROOT / "docs" / "json" / "diff.schema.json").read_text(encoding="utf-8"))
@@ -205,23 +207,55 @@ def test_wild_cards_are_sampled_with_an_interval_and_verified() -> None:
             assert_verified("standard", "deuces-wild", found_group)
 
 
-@pytest.mark.parametrize("name", ["deuces-wild", "badugi", "kings-and-little-ones", "three-card-poker"])
-def test_a_sampled_census_judges_on_the_tables_which_pairs_to_judge_hand_by_hand(
-    name: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("a_name", "b_name"),
+    [
+        ("standard", "deuces-wild"),  # wild cards
+        ("standard", "badugi"),  # four cards of five play
+        ("standard", "kings-and-little-ones"),
+        ("standard", "three-card-poker"),
+        ("standard", "chinese-poker-front"),
+        ("standard", "ace-to-five"),  # the ace rule
+        ("ace-to-five-eight-or-better", "deuce-to-seven"),  # a qualifier: some pairs by hand, some on the tables
+        ("deuce-to-seven", "ace-to-five-eight-or-better"),  # ... on either side
+        ("standard", "friday-night"),  # a suit tie-break: every changing pair by hand
+        ("standard", "italian"),  # beats: the tables judge no pair (and flips are rare: more pairs)
+    ],
+)
+def test_a_sampled_census_on_the_tables_equals_judging_every_pair_by_hand(
+    a_name: str, b_name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The tables pick the pairs whose outcome changes; judging every pair hand by hand finds the
-    same groups, counts, intervals and examples."""
-    a, b = load("standard"), load(name)
-    deck = common_deck(a, b)
-    on_tables = sampled_census(a, b, deck, max(a.hand_size, b.hand_size), 600, 5)
+    """The tables pick the pairs whose outcome changes and name the causes and categories of most;
+    judging every pair hand by hand finds the same groups, counts, intervals and examples."""
+    a, b = load(a_name), load(b_name)
+    deck, size, samples = common_deck(a, b), max(a.hand_size, b.hand_size), 3000 if b.beats else 600
+    on_tables = sampled_census(a, b, deck, size, samples, 5)
     monkeypatch.setattr(flips_sampled, "batch_outcomes", lambda *args: None)
-    by_hand = sampled_census(a, b, deck, max(a.hand_size, b.hand_size), 600, 5)
+    by_hand = sampled_census(a, b, deck, size, samples, 5)
     assert on_tables == by_hand
     assert on_tables.groups
 
 
+@pytest.mark.parametrize("name", ["deuces-wild", "ace-to-five", "badugi"])
+def test_the_tables_name_each_group_and_its_first_pair_as_judging_by_hand_does(name: str) -> None:
+    """Group by group: the count, the first pair in deal order (oriented) and its deal number; and
+    the groups in the order judging by hand meets them is the order of their first pairs."""
+    a, b = load("standard"), load(name)
+    deals = Deals.drawn(common_deck(a, b), 5, 2000, 8)
+    judged = batch_outcomes(a, b, deals)
+    assert judged is not None
+    changed = np.flatnonzero(judged[0] != judged[1])
+    on_tables: dict[Any, list[Any]] = {}
+    assert table_flips(a, b, deals, changed, on_tables) == []  # every pair named by the tables
+    by_hand: dict[Any, list[Any]] = {}
+    for number in changed.tolist():
+        flips_sampled._judge_pair(a, b, number, deals.pair(number), by_hand)
+    assert on_tables == by_hand and len(by_hand) > 2
+    assert list(by_hand) == sorted(on_tables, key=lambda key: on_tables[key][3])
+
+
 def test_a_sampled_census_shows_its_progress_and_counts_the_same() -> None:
-    a, b = load("standard"), load("deuces-wild")
+    a, b = load("standard"), load("friday-night")  # a suit tie-break: its changing pairs are judged by hand
     stream = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:  # a bar that shows at once, not after a second
         patch.setattr(flips_sampled, "Bar", functools.partial(Bar, delay=0.0))

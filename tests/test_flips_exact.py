@@ -28,9 +28,9 @@ from meeting import SharedCards, every_hand, meeting, same_ranks_pairs, standard
 from evaluator import load
 from evaluator.ruleset import Ruleset
 from evaluator.tools.diff import common_deck
-from evaluator.tools.flip_types import FlipCensus
+from evaluator.tools.flip_types import FlipCensus, flip_label
 from evaluator.tools.flips import census
-from evaluator.tools.flips_sampled import flip_cause, flip_label
+from evaluator.tools.flips_sampled import flip_cause
 
 pytestmark = pytest.mark.usefixtures("table_cache")
 

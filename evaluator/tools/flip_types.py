@@ -39,6 +39,15 @@ ROWS_PER_BLOCK = 64  # rank classes judged against the later parts in one block 
 COLUMNS_PER_JUDGING = 4096  # parts a block's rows are judged against at once: bounds the flips in hand
 
 
+def flip_label(category_a: str, category_b: str) -> str:
+    """The category label of a hand in a flip: one name when both rulesets agree, else "a / b".
+
+    >>> flip_label("pair", "pair"), flip_label("high_card", "four_flush")
+    ('pair', 'high_card / four_flush')
+    """
+    return category_a if category_a == category_b else f"{category_a} / {category_b}"
+
+
 @dataclass(frozen=True, slots=True)
 class FlipHand:
     """A concrete hand of a flip example with its category and description under each ruleset."""

@@ -17,8 +17,7 @@ import numpy as np
 
 from ..engine.showdown import hand_matches
 from .diff_basis import hand_or_none
-from .flip_types import CAUSES
-from .flips_sampled import flip_label
+from .flip_types import CAUSES, flip_label
 
 if TYPE_CHECKING:
     from ..engine.hand import Hand

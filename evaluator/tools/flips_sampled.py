@@ -19,7 +19,8 @@ from ..core.progress import Bar
 from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
 from .diff_basis import hand_or_none
-from .flip_types import CAUSES, FlipCensus, FlipGroup, FlipHand
+from .flip_types import CAUSES, FlipCensus, FlipGroup, FlipHand, flip_label
+from .flips_batch import Found, is_wild, table_flips
 from .showdown_share import Deals, batch_outcomes
 
 if TYPE_CHECKING:
@@ -27,11 +28,6 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
 PAIRS_PER_STEP = 256  # pairs judged hand by hand between two looks at the progress bar
-
-
-def flip_label(category_a: str, category_b: str) -> str:
-    """The category label of a hand in a flip: one name when both rulesets agree, else "a / b"."""
-    return category_a if category_a == category_b else f"{category_a} / {category_b}"
 
 
 def flip_cause(
@@ -48,7 +44,7 @@ def flip_cause(
         return "beats"
     if first[0].qualifies != first[1].qualifies or second[0].qualifies != second[1].qualifies:
         return "qualifier"
-    if any(_is_wild(ruleset, card) for ruleset in (a, b) for hand in cards for card in hand):
+    if any(is_wild(ruleset, card) for ruleset in (a, b) for hand in cards for card in hand):
         return "wild_cards"
     if first[0].category != first[1].category or second[0].category != second[1].category:
         return "category_membership"
@@ -61,11 +57,6 @@ def flip_cause(
     if a.ace != b.ace and any(card.rank == "A" for hand in cards for card in hand):
         return "ace_rule"
     return "rank_order"
-
-
-def _is_wild(ruleset: Ruleset, card: Card) -> bool:
-    wild = ruleset.wild
-    return card.rank is None or card in wild.cards or card.rank in wild.ranks
 
 
 def _flip_hand(cards: Sequence[Card], a: Ruleset, b: Ruleset) -> FlipHand:
@@ -96,20 +87,24 @@ def sampled_census(
         return FlipCensus(
             "none", size, len(deck), 0, 0, None, (), f"the decks share {len(deck)} cards, too few for two hands"
         )
-    found: dict[tuple[str, str, str, int, int], list[Any]] = {}
+    found: Found = {}
     deals = Deals.drawn(cards, size, samples, seed)
-    # the tables tell at once which pairs change their outcome; only those are judged hand by hand
+    # the tables tell at once which pairs change their outcome, and name most of those pairs' causes
     judged = batch_outcomes(a, b, deals)
-    changed = range(samples) if judged is None else np.flatnonzero(judged[0] != judged[1]).tolist()
+    by_hand = (
+        range(samples) if judged is None else table_flips(a, b, deals, np.flatnonzero(judged[0] != judged[1]), found)
+    )
     meter = Bar("diff: judging sampled pairs of hands", progress).running() if progress else nullcontext()
     with meter as bar:
-        for done, number in enumerate(changed):
+        for done, number in enumerate(by_hand):
             if bar is not None and done % PAIRS_PER_STEP == 0:
-                bar(done / len(changed))
-            _judge_pair(a, b, deals.pair(number), found)
+                bar(done / len(by_hand))
+            _judge_pair(a, b, number, deals.pair(number), found)
     population = math.comb(len(deck), size) * math.comb(len(deck) - size, size) // 2  # two hands dealt from one deck
     groups = []
-    for (cause, first_label, second_label, outcome_a, outcome_b), (hits, first, second) in found.items():
+    # in the order of their first pairs, as judging every pair in deal order finds them (equal sort keys stay so)
+    for key, (hits, first, second, _) in sorted(found.items(), key=lambda item: int(item[1][3])):
+        cause, first_label, second_label, outcome_a, outcome_b = key
         low, high = wilson_interval(hits, samples, Z_95)
         example = verified_example(a, b, first, second, outcome_a, outcome_b)
         groups.append(
@@ -131,11 +126,9 @@ def sampled_census(
     return FlipCensus("sampled", size, len(deck), population, samples, seed, tuple(groups))
 
 
-def _judge_pair(
-    a: Ruleset, b: Ruleset, pair: tuple[Sequence[Card], Sequence[Card]], found: dict[Any, list[Any]]
-) -> None:
-    """Count one sampled pair in its group of ``found`` when its outcome changes (the first pair of a
-    group is kept as its example)."""
+def _judge_pair(a: Ruleset, b: Ruleset, number: int, pair: tuple[Sequence[Card], Sequence[Card]], found: Found) -> None:
+    """Count the sampled pair of deal ``number`` in its group of ``found`` when its outcome changes
+    (a group's first pair in deal order is its example)."""
     first, second = pair
     fa, fb, sa, sb = (hand_or_none(a, first), hand_or_none(b, first), hand_or_none(a, second), hand_or_none(b, second))
     if fa is None or fb is None or sa is None or sb is None:
@@ -148,8 +141,10 @@ def _judge_pair(
         verdict_a, verdict_b = -verdict_a, -verdict_b
     cause = flip_cause(a, b, (fa, fb), (sa, sb), (first, second))
     key = (cause, flip_label(fa.category, fb.category), flip_label(sa.category, sb.category), verdict_a, verdict_b)
-    entry = found.setdefault(key, [0, first, second])
+    entry = found.setdefault(key, [0, first, second, number])
     entry[0] += 1
+    if number < entry[3]:  # the tables found this group first at a later deal
+        entry[1:] = [first, second, number]
 
 
 def flip_array_values(values: Sequence[tuple[Any, ...]]) -> np.ndarray[Any, np.dtype[np.int64]]:

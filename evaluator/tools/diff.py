@@ -44,23 +44,20 @@ every successful comparison: diff is a report, not a check.
 from __future__ import annotations
 
 import argparse
-import math
-import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import chain, combinations, combinations_with_replacement
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compiled.fasthand import generic_answers
-from ..compiled.suitclasses import class_count, holdings, supported
 from ..core.atomic_write import write_atomically
 from ..core.errors import UsageError
 from ..core.safe_text import json_dumps
 from ..core.stats_math import CONFIDENCE, wilson_interval  # noqa: F401 (re-exported)
 from ..rules.cards import Card
-from .diff_basis import common_deck, hand_or_none, rules_fingerprint
-from .diff_parts import EXAMPLE_TRIES
+from .diff_basis import common_deck, rules_fingerprint
+from .diff_scan import EXAMPLE_TRIES, MAX_CANDIDATE_CLASSES, candidate_hands, scan_common_hands  # noqa: F401 (re-exported)
 from .diff_text import render_text
 from .diff_types import (
     CategoryStat,
@@ -84,7 +81,6 @@ DEFAULT_SAMPLES = 20_000
 #: five-card hands, 100 MB here) and judges its changing pairs hand by hand (about 20,000 a second)
 MAX_SAMPLES = 10_000_000
 DEFAULT_SEED = 2026
-MAX_CANDIDATE_CLASSES = 12_000  # rank classes tried per flip search (sampled above this)
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -224,92 +220,6 @@ def flipped_pairs(a: Ruleset, b: Ruleset) -> list[tuple[str, str]]:
             pairs.append((first, second) if under_a > 0 else (second, first))
     position = {name: i for i, name in enumerate(a.category_names)}
     return sorted(pairs, key=lambda pair: (position[pair[0]], position[pair[1]]))
-
-
-# --- the common deck and candidate hands ---------------------------------------------------------
-
-
-def _faces(deck: Sequence[Card]) -> dict[str, list[Card]]:
-    """The deck's cards grouped by face (a rank, or one joker), in deck order."""
-    faces: dict[str, list[Card]] = {}
-    for card in deck:
-        faces.setdefault(card.rank if card.rank is not None else str(card), []).append(card)
-    return faces
-
-
-def _suit_assignments(choice: Sequence[str], faces: Mapping[str, list[Card]]) -> list[tuple[Card, ...]]:
-    """Concrete hands for one multiset of faces: a spread-suit hand and, when possible, a flush."""
-    counts = Counter(choice)
-    spread: list[Card] = []
-    for offset, (face, count) in enumerate(counts.items()):
-        available = faces[face]
-        spread.extend(available[(offset + i) % len(available)] for i in range(count))
-    hands = [tuple(spread)]
-    first_suit = next((card.suit for card in faces[choice[0]] if card.suit is not None), None)
-    suited: list[Card] = []
-    for face, count in counts.items():
-        in_suit = [card for card in faces[face] if card.suit in (first_suit, None)]
-        if len(in_suit) < count:
-            return hands
-        suited.extend(in_suit[:count])
-    if tuple(suited) != hands[0]:
-        hands.append(tuple(suited))
-    return hands
-
-
-def candidate_hands(deck: Sequence[Card], size: int, seed: int) -> Iterator[tuple[Card, ...]]:
-    """Concrete ``size``-card hands from ``deck``, one or two per rank class.
-
-    Above :data:`MAX_CANDIDATE_CLASSES` classes a seeded random subset is tried.
-    """
-    faces = _faces(deck)
-    names = list(faces)
-    total = math.comb(len(names) + size - 1, size)
-    keep = min(1.0, MAX_CANDIDATE_CLASSES / total) if total else 0.0
-    rng = random.Random(seed)
-    for choice in combinations_with_replacement(names, size):
-        if any(n > len(faces[face]) for face, n in Counter(choice).items()):
-            continue
-        if keep < 1.0 and rng.random() >= keep:
-            continue
-        yield from _suit_assignments(choice, faces)
-
-
-def suit_class_hands(ruleset: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Iterator[tuple[Card, ...]]:
-    """Hands of ``deck`` up to a renaming of suits (a seeded sample of at most about
-    :data:`MAX_CANDIDATE_CLASSES`): what rank classes miss when a pattern looks at
-    suits within the hand (``flush(4)``) or a hand is its best subset."""
-    if supported(ruleset, size) is not None:
-        return
-    common = set(deck)
-    total = max(1, class_count(ruleset, size) // math.factorial(len(ruleset.suits)))
-    keep = min(1.0, MAX_CANDIDATE_CLASSES / total)
-    rng = random.Random(seed)
-    for cards, _ in holdings(ruleset, size):
-        if all(card in common for card in cards) and (keep >= 1.0 or rng.random() < keep):
-            yield tuple(cards)
-
-
-def scan_common_hands(a: Ruleset, b: Ruleset, deck: Sequence[Card], size: int, seed: int) -> Scan:
-    """Classify every candidate hand of the common deck under both rulesets."""
-    same: dict[str, list[Representative]] = {}
-    scan = Scan(same=same)
-    candidates: Iterable[tuple[Card, ...]] = candidate_hands(deck, size, seed)
-    for side in (a, b):
-        if side.engine.by_suit_class:
-            candidates = chain(candidates, suit_class_hands(side, deck, size, seed))
-            break
-    for cards in candidates:
-        hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
-        if hand_a is None or hand_b is None:
-            continue
-        if hand_a.category == hand_b.category:
-            same.setdefault(hand_a.category, []).append((cards, hand_a, hand_b))
-        else:
-            key = (hand_a.category, hand_b.category)
-            count, first = scan.moved.get(key, (0, cards))
-            scan.moved[key] = (count + 1, first)
-    return scan
 
 
 def reclassified(a: Ruleset, b: Ruleset, scan: Scan) -> tuple[Reclassified, ...]:

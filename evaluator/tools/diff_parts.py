@@ -13,19 +13,16 @@ first ask for their category).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .diff_basis import hand_or_none
-from .diff_types import Representative, Scan
+from .diff_scan import EXAMPLE_TRIES, Representatives
+from .diff_types import Scan
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
     from .flips_judge import PartJudge
-
-EXAMPLE_TRIES = 60  # representatives per end of a category, as the example search tries them
 
 
 def scan_parts(judge: PartJudge) -> Scan:
@@ -40,7 +37,7 @@ def scan_parts(judge: PartJudge) -> Scan:
     >>> count  # every rank set of five that is no straight has its four flushes
     1277
     """
-    representatives = _Representatives(judge)
+    representatives = Representatives(judge.space.a.ruleset, judge.space.b.ruleset, judge.cards)
     scan = Scan(same=representatives)
     categories_a, categories_b = judge.side_a.categories, judge.side_b.categories
     by_pair: dict[tuple[str, str], list[int]] = {}
@@ -61,35 +58,6 @@ def scan_parts(judge: PartJudge) -> Scan:
         )
         representatives.ends[category_a] = ends.tolist()
     return scan
-
-
-class _Representatives(Mapping[str, list[Representative]]):
-    """Per category, the parts both rulesets put there (its weakest and strongest under B) as
-    representatives: valued through the generic engine when a category is first asked for (the
-    examples ask for the categories of the flipped pairs only)."""
-
-    def __init__(self, judge: PartJudge) -> None:
-        self.judge = judge
-        self.ends: dict[str, list[int]] = {}
-        self.found: dict[str, list[Representative]] = {}
-
-    def __getitem__(self, category: str) -> list[Representative]:
-        if category not in self.found:
-            a, b = self.judge.space.a.ruleset, self.judge.space.b.ruleset
-            found: list[Representative] = []
-            for part in self.ends[category]:
-                cards = self.judge.cards[part]
-                hand_a, hand_b = hand_or_none(a, cards), hand_or_none(b, cards)
-                if hand_a is not None and hand_b is not None:
-                    found.append((cards, hand_a, hand_b))
-            self.found[category] = found
-        return self.found[category]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.ends)
-
-    def __len__(self) -> int:
-        return len(self.ends)
 
 
 def part_category_counts(judge: PartJudge, ruleset: Ruleset, cards: int) -> dict[str, int] | None:

@@ -7,7 +7,7 @@ import pytest
 from evaluator import load
 from evaluator.tools import diff_scan
 from evaluator.tools.diff import common_deck, find_flip_example, flipped_pairs
-from evaluator.tools.diff_scan import EXAMPLE_TRIES, candidate_hands, scan_common_hands
+from evaluator.tools.diff_scan import EXAMPLE_TRIES, scan_common_hands
 from evaluator.tools.diff_types import Scan
 
 
@@ -27,6 +27,8 @@ def ends(scan: Scan, category: str) -> tuple[list[object], list[object]]:
         ("standard", "kings-and-little-ones"),
         ("ace-to-five-eight-or-better", "deuces-wild"),  # a qualifier: hands that do not qualify named by hand
         ("deuces-wild", "ace-to-five-eight-or-better"),
+        ("standard", "friday-night"),  # a suit tie-break: B's strength and value order suits alike
+        ("standard", "italian"),  # beats: classified hand by hand
     ],
 )
 def test_the_tables_classify_the_candidates_as_the_generic_engine_does(
@@ -37,18 +39,11 @@ def test_the_tables_classify_the_candidates_as_the_generic_engine_does(
     on_tables = scan_common_hands(a, b, deck, 5, 2026)
     monkeypatch.setattr(diff_scan, "_named_on_tables", lambda *args: None)
     by_hand = scan_common_hands(a, b, deck, 5, 2026)
-    assert isinstance(on_tables.same, diff_scan.Representatives) and not isinstance(
-        by_hand.same, diff_scan.Representatives
-    )
+    assert isinstance(on_tables.same, diff_scan.Representatives) != bool(b.beats)  # beats: no tables
+    assert not isinstance(by_hand.same, diff_scan.Representatives)
     assert on_tables.moved == by_hand.moved
     assert sorted(on_tables.same) == sorted(by_hand.same)
     for category in by_hand.same:
         assert ends(on_tables, category) == ends(by_hand, category), category
     for pair in flipped_pairs(a, b):
         assert find_flip_example(a, b, pair, on_tables.same, deck) == find_flip_example(a, b, pair, by_hand.same, deck)
-
-
-def test_a_suit_tie_break_is_classified_hand_by_hand() -> None:
-    a, b = load("standard"), load("friday-night")  # a table value does not say the suit tie-break
-    deck = common_deck(a, b)
-    assert diff_scan._named_on_tables(a, b, list(candidate_hands(deck, 5, 1))[:50], 5) is None

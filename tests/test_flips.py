@@ -255,7 +255,7 @@ def test_the_tables_name_each_group_and_its_first_pair_as_judging_by_hand_does(n
 
 
 def test_a_sampled_census_shows_its_progress_and_counts_the_same() -> None:
-    a, b = load("standard"), load("friday-night")  # a suit tie-break: its changing pairs are judged by hand
+    a, b = load("standard"), load("italian")  # beats: every pair is judged by hand
     stream = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:  # a bar that shows at once, not after a second
         patch.setattr(flips_sampled, "Bar", functools.partial(Bar, delay=0.0))

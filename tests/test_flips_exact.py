@@ -189,6 +189,30 @@ def test_what_cannot_be_counted_exactly_is_sampled_with_intervals(small: dict[st
     assert_examples_meet_and_verify(a, b, result)
 
 
+@pytest.mark.parametrize(
+    ("a_name", "b_name"),
+    [
+        ("small", "small-bridge"),
+        ("small-paired", "small"),
+        ("small-a5-queen", "small-a5-suits"),
+        ("small3", "small3-clubs"),
+    ],
+)
+def test_a_sampled_census_names_suit_tie_breaks_on_the_tables_as_by_hand(
+    small: dict[str, Ruleset], a_name: str, b_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a small deck many sampled pairs tie before suits: the tables and the generic engine group
+    them alike (suit tie-breaks, and hands that do not qualify)."""
+    from evaluator.tools import flips_sampled
+
+    a, b = small[a_name], small[b_name]
+    on_tables = flips_sampled.sampled_census(a, b, common_deck(a, b), a.hand_size, 1500, 4)
+    monkeypatch.setattr(flips_sampled, "batch_outcomes", lambda *args: None)
+    by_hand = flips_sampled.sampled_census(a, b, common_deck(a, b), a.hand_size, 1500, 4)
+    assert on_tables == by_hand
+    assert any(group.cause == "suit_tiebreak" for group in on_tables.groups)
+
+
 # --- standard against suits-bridge: suits decide equal hands on one side only ---------------------------
 
 

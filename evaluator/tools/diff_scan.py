@@ -4,10 +4,11 @@ rulesets.
 
 A candidate both rulesets put in one category represents that category in the search for examples
 (:func:`evaluator.tools.diff.find_flip_example`), which needs only a category's strongest and
-weakest under B; a candidate whose category differs is a reclassified hand. Where a table value
-names the category (``flips_batch.named_by_tables``) the candidates are classified on the tables
-all at once, and only the representatives of the categories the examples ask for, and the hands
-that do not qualify, go through the generic engine; otherwise every candidate does.
+weakest under B; a candidate whose category differs is a reclassified hand. Where the tables
+judge as ``compare`` does (``showdown_share.batch_ready``) the candidates are classified on them
+all at once (a value names its category), and only the representatives of the categories the
+examples ask for, and the hands that do not qualify, go through the generic engine; otherwise
+every candidate does.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from ..core.errors import PokerRulesError
 from ..rules.cards import Card
 from .diff_basis import hand_or_none
 from .diff_types import Representative, Scan
-from .flips_batch import named_by_tables
 from .showdown_share import batch_ready
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def _named_on_tables(
     when the tables cannot name them (see the module docstring)."""
     sides = (a, b)
     if not candidates or not all(
-        named_by_tables(side) and batch_ready(side, size) and size >= side.hand_min for side in sides
+        batch_ready(side, size) and size >= side.hand_min for side in sides
     ):
         return None
     try:

@@ -4,13 +4,14 @@ The sampled census draws pairs of hands and, once the tables have told which
 pairs change their outcome, names the cause and the categories of each
 changing pair. Hand by hand that is four generic evaluations a pair (a tenth
 of a millisecond each for badugi's best four of five); here it is read from
-the same tables for all the pairs at once, wherever the tables say everything
-the causes read:
+the same tables for all the pairs at once, as the tables say everything the
+causes read:
 
-- both rulesets break no tie by suit, and no two categories of either share a
-  strength (a table value names one category);
-- the pair's four hands make a hand and qualify (the category of a hand that
-  does not qualify is not in the tables; such pairs are judged hand by hand).
+- a table value names a category (each has its own strength: its place in
+  ``order``), and with a suit tie-break, the value less its suit key says
+  whether two hands tie before suits are looked at;
+- but only of a hand that qualifies: a pair with a hand that does not (or
+  makes no hand) is judged hand by hand.
 
 ``beats:`` exceptions never get here: the tables judge no pair of a ruleset
 that has them (``showdown_share.batch_ready``).
@@ -35,12 +36,6 @@ FlipKey = tuple[str, str, str, int, int]  # cause, first hand's label, second's,
 Found = dict[FlipKey, list[Any]]  # a group's pairs, its first pair's two hands and deal number
 
 
-def named_by_tables(ruleset: Ruleset) -> bool:
-    """Whether a table value of ``ruleset`` says all a flip's cause reads of a qualifying hand."""
-    strengths = [category.strength for category in ruleset.categories]
-    return ruleset.tiebreak == "none" and len(set(strengths)) == len(strengths)
-
-
 def table_flips(a: Ruleset, b: Ruleset, deals: Deals, changed: IntArray, found: Found) -> list[int]:
     """Count into ``found`` the pairs of ``deals`` numbered ``changed`` (whose outcome changes, in
     deal order) that the tables judge alone; the numbers of the others, to be judged hand by hand.
@@ -48,19 +43,19 @@ def table_flips(a: Ruleset, b: Ruleset, deals: Deals, changed: IntArray, found: 
     A group's example is its first pair in deal order, oriented so that A ranks the first hand
     higher than B does, as :func:`flip_label` and ``flip_cause`` would say hand by hand.
     """
-    if not (named_by_tables(a) and named_by_tables(b)) or deals.cards < max(a.hand_min, b.hand_min):
+    if deals.cards < max(a.hand_min, b.hand_min):
         every: list[int] = changed.tolist()
         return every
     chosen = Deals(deals.deck, deals.positions[changed], deals.cards)
     names = sorted(set(a.category_names) | set(b.category_names))
-    values_a, named_a, name_a = _side(a, chosen, names)
-    values_b, named_b, name_b = _side(b, chosen, names)
+    values_a, named_a, name_a, tie_a = _side(a, chosen, names)
+    values_b, named_b, name_b, tie_b = _side(b, chosen, names)
     verdict_a, verdict_b = np.sign(values_a[0] - values_a[1]), np.sign(values_b[0] - values_b[1])
     plain = named_a & named_b & (verdict_a != verdict_b)
     swap = verdict_a < verdict_b  # orient each pair: A ranks the first hand higher than B does
     first_a, second_a = np.where(swap, name_a[1], name_a[0]), np.where(swap, name_a[0], name_a[1])
     first_b, second_b = np.where(swap, name_b[1], name_b[0]), np.where(swap, name_b[0], name_b[1])
-    cause = _causes(a, b, chosen, (first_a, second_a, first_b, second_b))
+    cause = _causes(a, b, chosen, (first_a, second_a, first_b, second_b), tie_a | tie_b)
     count = len(names)
     labels = count * count
     outcome_a, outcome_b = np.where(swap, -verdict_a, verdict_a), np.where(swap, -verdict_b, verdict_b)
@@ -78,21 +73,24 @@ def table_flips(a: Ruleset, b: Ruleset, deals: Deals, changed: IntArray, found: 
     return left
 
 
-def _side(ruleset: Ruleset, deals: Deals, names: list[str]) -> tuple[IntArray, np.ndarray, IntArray]:
+def _side(ruleset: Ruleset, deals: Deals, names: list[str]) -> tuple[IntArray, np.ndarray, IntArray, np.ndarray]:
     """``ruleset``'s table values of the first and the second hands (2, pairs), whether all of a
-    pair's hands qualify, and each hand's category as an index of ``names``."""
+    pair's hands qualify, each hand's category as an index of ``names``, and whether the pair's
+    hands tie before a suit tie-break (always False without one)."""
     hands = fast_hands(ruleset)
     firsts, seconds = deals.numbers(ruleset, 0, len(deals))
     values = np.stack([ruleset.rank_many(firsts), ruleset.rank_many(seconds)])
-    index = np.asarray(hands.categories, dtype=np.int64)[np.maximum(values, 0) // hands.value_scale]
+    dense = np.maximum(values, 0) // hands.value_scale  # the value less its suit key
+    index = np.asarray(hands.categories, dtype=np.int64)[dense]
     named = ((values >= 0) & (index >= 0)).all(axis=0)
     of_category = np.array([names.index(name) for name in ruleset.category_names], dtype=np.int64)
-    return values, named, of_category[np.maximum(index, 0)]
+    suit_tie = (dense[0] == dense[1]) & (ruleset.tiebreak != "none")
+    return values, named, of_category[np.maximum(index, 0)], suit_tie
 
 
-def _causes(a: Ruleset, b: Ruleset, deals: Deals, names: tuple[IntArray, ...]) -> IntArray:
-    """The cause of each pair of qualifying hands (:func:`flip_cause`'s order, less the causes that
-    cannot apply here: ``beats``, ``qualifier``, ``suit_tiebreak``)."""
+def _causes(a: Ruleset, b: Ruleset, deals: Deals, names: tuple[IntArray, ...], suit_tie: np.ndarray) -> IntArray:
+    """The cause of each pair of qualifying hands (``flip_cause``'s order, less the causes that
+    cannot apply here: ``beats`` and ``qualifier``)."""
     first_a, second_a, first_b, second_b = names
     wild_at = np.array([is_wild(a, card) or is_wild(b, card) for card in deals.deck], dtype=bool)
     ace_at = np.array([card.rank == "A" for card in deals.deck], dtype=bool)
@@ -100,9 +98,11 @@ def _causes(a: Ruleset, b: Ruleset, deals: Deals, names: tuple[IntArray, ...]) -
         wild_at[deals.positions].any(axis=1),
         (first_a != first_b) | (second_a != second_b),
         first_a != second_a,
+        suit_tie,
         (a.ace != b.ace) & ace_at[deals.positions].any(axis=1),
     ]
-    causes = [CAUSES.index(c) for c in ("wild_cards", "category_membership", "category_order", "ace_rule")]
+    order = ("wild_cards", "category_membership", "category_order", "suit_tiebreak", "ace_rule")
+    causes = [CAUSES.index(c) for c in order]
     cause: IntArray = np.select(conditions, causes, default=CAUSES.index("rank_order")).astype(np.int64)
     return cause
 

@@ -25,7 +25,7 @@ from meeting import SharedCards, every_hand, meeting
 from evaluator import load
 from evaluator.cli.main import main
 from evaluator.core.progress import Bar
-from evaluator.tools import flips_sampled
+from evaluator.tools import flips_sampled, showdown_share
 from evaluator.tools.diff import common_deck
 from evaluator.tools.flip_types import flip_label
 from evaluator.tools.flips import FlipCensus, census, sampled_census
@@ -273,7 +273,18 @@ def test_drawn_deals_are_the_seeded_samples_kept_in_bytes() -> None:
     rng = random.Random(3)
     assert deals.positions.tolist() == [rng.sample(range(52), 10) for _ in range(samples)]
     assert deals.positions.dtype == np.uint8 and not deals.positions.flags.writeable
-    assert Deals.drawn(deck, 5, samples, 3).positions is deals.positions  # the showdown share's draw is the census's
+    assert Deals.drawn(deck, 5, samples, 3) is deals  # the showdown share's draw is the census's
+
+
+def test_the_same_deals_are_judged_once_for_the_same_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = load("standard"), load("deuces-wild")
+    deals = Deals.drawn(common_deck(a, b), 5, 500, 9)
+    first = batch_outcomes(a, b, deals)
+    assert first is not None and not first[0].flags.writeable
+    monkeypatch.setattr(showdown_share, "_outcomes", None)  # judging again would fail
+    assert batch_outcomes(a, b, deals) is first
+    with pytest.raises(TypeError):
+        batch_outcomes(b, a, deals)  # other rulesets (here the other way round) are judged anew
 
 
 def test_a_sampled_census_never_calls_itself_exact(capsys: pytest.CaptureFixture[str]) -> None:

@@ -154,9 +154,7 @@ def _named_on_tables(
     """Each candidate's category under ``a`` and under ``b`` and its table value under ``b``, or None
     when the tables cannot name them (see the module docstring)."""
     sides = (a, b)
-    if not candidates or not all(
-        batch_ready(side, size) and size >= side.hand_min for side in sides
-    ):
+    if not candidates or not all(batch_ready(side, size) and size >= side.hand_min for side in sides):
         return None
     try:
         (names_a, _), (names_b, value_b) = (_side_names(side, candidates) for side in sides)

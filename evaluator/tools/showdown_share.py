@@ -131,13 +131,13 @@ class Deals:
         self.deck = deck
         self.positions = positions
         self.cards = cards
+        self.judged: list[tuple[Ruleset, Ruleset, tuple[Any, Any] | None]] = []  # of batch_outcomes
 
     @classmethod
     def drawn(cls, deck: Sequence[Card], cards: int, samples: int, seed: int) -> Deals:
         """``samples`` random deals with ``seed``, each drawn as ``random.Random(seed).sample(deck,
         2 * cards)`` draws its cards (positions, not cards: the same deals for a seed)."""
-
-        return cls(deck, _drawn_positions(len(deck), cards, samples, seed), cards)
+        return _drawn(tuple(deck), cards, samples, seed)
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -156,20 +156,20 @@ class Deals:
         return ids[:, : self.cards], ids[:, self.cards :]
 
 
-@functools.lru_cache(maxsize=1)  # a sampled census and the showdown share of one diff draw the same deals
-def _drawn_positions(deck_size: int, cards: int, samples: int, seed: int) -> Any:
-    """The positions of :meth:`Deals.drawn` (read-only: they may be shared)."""
+@functools.lru_cache(maxsize=1)  # a sampled census and the showdown share of one diff deal (and judge) the same
+def _drawn(deck: tuple[Card, ...], cards: int, samples: int, seed: int) -> Deals:
+    """:meth:`Deals.drawn` (its positions read-only: the deals may be shared)."""
     import numpy as np
 
     rng = random.Random(seed)
-    every = range(deck_size)
+    every = range(len(deck))
     # the smallest integers that hold a position, filled a batch at a time: a few bytes a deal
-    positions = np.empty((samples, 2 * cards), dtype=np.min_scalar_type(deck_size))
+    positions = np.empty((samples, 2 * cards), dtype=np.min_scalar_type(len(deck)))
     for start in range(0, samples, BATCH_DEALS):
         stop = min(samples, start + BATCH_DEALS)
         positions[start:stop] = [rng.sample(every, 2 * cards) for _ in range(start, stop)]
     positions.setflags(write=False)
-    return positions
+    return Deals(deck, positions, cards)
 
 
 def _outcomes(ruleset: Ruleset, firsts: Any, seconds: Any) -> Any:
@@ -219,7 +219,19 @@ def batch_outcomes(
     """Every deal's outcome under ``a`` and under ``b`` (1 first wins, -1 second wins, 0 tie) on the
     compiled tables, ``BATCH_DEALS`` deals per NumPy batch (``progress``: deals done); None when
     either ruleset's tables cannot judge them as ``compare`` does (:func:`batch_ready`, a deck too
-    wide for the tables)."""
+    wide for the tables). The same deals are judged once for the same two rulesets (the outcomes
+    are read-only)."""
+    for seen_a, seen_b, found in deals.judged:
+        if seen_a is a and seen_b is b:
+            return found
+    judged = _batch_outcomes(a, b, deals, progress)
+    deals.judged.append((a, b, judged))
+    return judged
+
+
+def _batch_outcomes(
+    a: Ruleset, b: Ruleset, deals: Deals, progress: Callable[[int], None] | None
+) -> tuple[Any, Any] | None:
     import numpy as np
 
     if not len(deals) or not (batch_ready(a, deals.cards) and batch_ready(b, deals.cards)):
@@ -235,7 +247,10 @@ def batch_outcomes(
                 progress(stop)
     except PokerRulesError:
         return None  # R104: a deck too wide for the tables; C105: a hand of more wild cards than they fill
-    return np.concatenate([o[0] for o in outcomes]), np.concatenate([o[1] for o in outcomes])
+    both = np.concatenate([o[0] for o in outcomes]), np.concatenate([o[1] for o in outcomes])
+    for side in both:
+        side.setflags(write=False)
+    return both
 
 
 def exact_share(a: Ruleset, b: Ruleset, deck: Sequence[Card], cards: int) -> ShowdownShare:

@@ -559,6 +559,38 @@ def test_diff_settles_each_game_on_the_same_deal() -> None:
     assert pot_shares(stud, deal, shape) == [0, 1]
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["follow-the-queen", "baseball", "low-hole-wild", "holdem-run-it-twice", "low-chicago", "stud-hi-lo-declare"],
+)
+def test_the_game_share_settles_deals_together_as_one_by_one(name: str) -> None:
+    """``diff``'s game deals of a dealer's-choice game are settled many at a time on the variants'
+    tables: the same exact fractions as settling each deal (declare games stay deal by deal)."""
+    import random
+
+    from evaluator.tools.diff import common_deck
+    from evaluator.tools.game_sample import Settler, combined_shape, pot_shares
+
+    a, b = load("standard"), load(name)
+    shape = combined_shape(a, b)
+    deck, rng = common_deck(a, b), random.Random(5)
+    need = 2 * shape.hole + shape.boards * shape.board
+    deals = []
+    for _ in range(120):
+        cards = rng.sample(deck, need)
+        rest = cards[2 * shape.hole :]
+        holes = [cards[: shape.hole], cards[shape.hole : 2 * shape.hole]]
+        deals.append((holes, [rest[i * shape.board : (i + 1) * shape.board] for i in range(shape.boards)]))
+    settler = Settler(b, shape, total=len(deals))
+    assert (settler.judge is None) == (name == "stud-hi-lo-declare")
+    together = settler.shares(deals[:70]) + settler.shares(deals[70:])
+    one_by_one = [pot_shares(b, deal, shape) for deal in deals]
+    assert together == one_by_one
+    assert all(isinstance(share, Fraction) for row in together for share in row)
+    if name in ("holdem-run-it-twice", "low-chicago"):  # halves and runs: splits, not only whole pots
+        assert len({share for row in together for share in row}) > 2
+
+
 def test_the_showdown_help_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     """Every example of ``showdown --help`` that reads no file runs (one named a ruleset not in the catalogue)."""
     import shlex

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import GameError, error
@@ -32,11 +33,13 @@ from ..core.stats_math import Z_95, wilson_interval
 from ..rules.cards import Card
 
 if TYPE_CHECKING:
+    from ..deal.sample import Completed
     from ..ruleset import Ruleset
 
 PLAYERS = 2
 DEFAULT_GAME_DEALS = 5_000
 GAME_EXAMPLES = 3
+SETTLED_TOGETHER = 250  # deals of the game share settled in one batch (a progress step each)
 
 Deal = tuple[list[list[Card]], list[list[Card]]]  # hole cards per player, boards
 
@@ -169,12 +172,30 @@ def dealt_pot_shares(ruleset: Ruleset, deal: Deal, own: Shape) -> list[Fraction]
     sides of a comparison see the same cards). In a declare game every player declares
     the halves their cards win (cards speak), every half when they win none.
     """
-    import random as plain_random
-
     from ..deal.deal import BOTH, half_names
     from ..deal.judge import deal_of
-    from ..deal.sample import Known, complete
     from ..deal.settle import settle
+
+    runs = completed_deal(ruleset, deal, own)
+    players = len(deal[0])
+    declare = None
+    game = ruleset.game
+    if game is not None and game.declare is not None:
+        open_deal = deal_of(ruleset, runs, [False] * players, None)
+        halves = settle(ruleset, open_deal).halves
+        names = half_names(ruleset)
+        declare = []
+        for seat in range(players):
+            won = [name for name, half in zip(names, halves, strict=False) if seat in half.winners]
+            declare.append(BOTH if len(won) == len(names) or not won else won[0])
+    return settle(ruleset, deal_of(ruleset, runs, [False] * players, declare)).fractions
+
+
+def completed_deal(ruleset: Ruleset, deal: Deal, own: Shape) -> Completed:
+    """The runs of a dealer's-choice deal as :func:`dealt_pot_shares` plays it (see there)."""
+    import random as plain_random
+
+    from ..deal.sample import Known, complete
 
     id_of = {card: i for i, card in enumerate(ruleset.deck)}
     holes = [[id_of[card] for card in hole[: own.hole]] for hole in deal[0]]
@@ -183,34 +204,52 @@ def dealt_pot_shares(ruleset: Ruleset, deal: Deal, own: Shape) -> list[Fraction]
     rest = known.left(ruleset)
     plain_random.Random(hash(tuple(sorted(rest))) & 0xFFFFFFFF).shuffle(rest)
     try:
-        runs = complete(ruleset, known, rest)
+        return complete(ruleset, known, rest)
     except IndexError:  # extra cards (or runs) ask for more cards than the deck has left
         raise error(
             GameError, "G125", f"{ruleset.name}'s deck runs out before this deal is complete", "<deal>"
         ) from None
-    declare = None
-    game = ruleset.game
-    if game is not None and game.declare is not None:
-        open_deal = deal_of(ruleset, runs, [False] * len(holes), None)
-        halves = settle(ruleset, open_deal).halves
-        names = half_names(ruleset)
-        declare = []
-        for seat in range(len(holes)):
-            won = [name for name, half in zip(names, halves, strict=False) if seat in half.winners]
-            declare.append(BOTH if len(won) == len(names) or not won else won[0])
-    return settle(ruleset, deal_of(ruleset, runs, [False] * len(holes), declare)).fractions
+
+
+class Settler:
+    """Pot shares of one side's deals, :func:`pot_shares` deal by deal -- or, for a dealer's-choice
+    game where nobody declares, many deals at once on the variants' tables
+    (:class:`evaluator.deal.judge.Judge`, the same shares: its tests hold it to ``settle``).
+
+    ``total``: the deals to be settled in all (the judge builds a variant's tables when they will pay).
+    """
+
+    def __init__(self, ruleset: Ruleset, shape: Shape, total: int) -> None:
+        from ..deal.judge import Judge
+
+        self.ruleset, self.shape, self.own = ruleset, shape, shape_of(ruleset)
+        game = ruleset.game
+        batched = ruleset.by_deal and (game is None or game.declare is None)
+        self.judge = Judge(ruleset, PLAYERS, deals=total) if batched else None
+
+    def shares(self, deals: Sequence[Deal]) -> list[list[Fraction]]:
+        """Each deal's shares, as :func:`pot_shares` gives them."""
+        if self.judge is None or not deals:
+            return [pot_shares(self.ruleset, deal, self.shape) for deal in deals]
+        runs = [completed_deal(self.ruleset, deal, self.own) for deal in deals]
+        shares = self.judge.settle(runs).shares
+        # a share adds 1 / (runs x halves x winners) parts: whole numbers of 1 / whole, exact once rounded
+        whole = math.lcm(*range(1, len(runs[0]) + 1)) * math.lcm(*range(1, len(self.judge.specs) + 1))
+        whole *= math.lcm(*range(1, PLAYERS + 1))
+        return [[Fraction(round(share * whole), whole) for share in row] for row in shares.tolist()]
 
 
 def judge_deals(
-    a: Ruleset, b: Ruleset, deals: Iterable[Deal]
+    a: Ruleset, b: Ruleset, deals: Iterable[Deal], total: int = DEFAULT_GAME_DEALS
 ) -> tuple[int, int, list[Fraction], int, int, list[GameDeal]]:
-    """(deals, winner changes, pot moved per deal, scoops under A, scoops under B, examples) over ``deals``."""
+    """(deals, winner changes, pot moved per deal, scoops under A, scoops under B, examples) over ``deals``
+    (``total`` of them, when known: see :class:`Settler`)."""
     shape = combined_shape(a, b)
+    settlers = Settler(a, shape, total), Settler(b, shape, total)
     count = changed = scoops_a = scoops_b = 0
     moved: list[Fraction] = []
     examples: list[GameDeal] = []
-    for deal in deals:
-        shares_a, shares_b = pot_shares(a, deal, shape), pot_shares(b, deal, shape)
+    for deal, shares_a, shares_b in _settled(deals, settlers):
         count += 1
         move = sum((abs(x - y) for x, y in zip(shares_a, shares_b, strict=True)), Fraction(0)) / 2
         moved.append(move)
@@ -229,6 +268,21 @@ def judge_deals(
                 )
             )
     return count, changed, moved, scoops_a, scoops_b, examples
+
+
+def _settled(
+    deals: Iterable[Deal], settlers: tuple[Settler, Settler]
+) -> Iterator[tuple[Deal, list[Fraction], list[Fraction]]]:
+    """Each deal with its shares under A and under B, settled :data:`SETTLED_TOGETHER` deals at a time."""
+    batch: list[Deal] = []
+    for deal in chain(deals, [None]):
+        if deal is not None:
+            batch.append(deal)
+            if len(batch) < SETTLED_TOGETHER:
+                continue
+        shares_a, shares_b = (settler.shares(batch) for settler in settlers)
+        yield from zip(batch, shares_a, shares_b, strict=True)
+        batch = []
 
 
 def combined_shape(a: Ruleset, b: Ruleset) -> Shape:
@@ -269,7 +323,7 @@ def game_share(
                 progress.flush()
             yield holes, boards
 
-    count, changed, moved, scoops_a, scoops_b, examples = judge_deals(a, b, dealt())
+    count, changed, moved, scoops_a, scoops_b, examples = judge_deals(a, b, dealt(), deals)
     if progress is not None and progress.isatty():
         progress.write("\r" + " " * 24 + "\r")
     values = [float(m) for m in moved]

@@ -147,6 +147,7 @@ PROCESS_CACHES = (
     ("evaluator.odds.cluster", "_BUILT"),  # rulesets rebuilt from a document
     ("evaluator.odds.boards", "_combinations"),
     ("evaluator.tools.lint_coverage", "_ANALYSES"),
+    ("evaluator.tools.showdown_share", "_drawn"),  # a diff's last draw of deals (and its rulesets)
     ("evaluator.rules.load", "_PARSED"),
     # the tests' own helpers: every five-card hand of 52 cards, censuses
     ("meeting", "every_hand"),

@@ -493,7 +493,7 @@ def test_pruning_keeps_the_folder_under_the_cap(folder: Path, monkeypatch: pytes
 
 
 def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
-    from evaluator.compiled import suitvalue_cache, table_cache
+    from evaluator.compiled import counting_cache, suitvalue_cache, table_cache
     from evaluator.draw import strategy_cache
     from evaluator.rules import parsercache
     from evaluator.tools import coverage_cache
@@ -507,6 +507,7 @@ def test_every_cache_file_kind_is_known_to_the_pruner() -> None:
     assert table_cache.direct_path(load("badugi")).suffix in diskcache.CACHE_SUFFIXES
     assert strategy_cache.MAGIC in diskcache.MAGICS and strategy_cache.SUFFIX in diskcache.CACHE_SUFFIXES
     assert coverage_cache.MAGIC in diskcache.MAGICS and coverage_cache.SUFFIX in diskcache.CACHE_SUFFIXES
+    assert counting_cache.MAGIC in diskcache.MAGICS and counting_cache.SUFFIX in diskcache.CACHE_SUFFIXES
 
 
 def test_reading_marks_a_file_recently_used(folder: Path) -> None:

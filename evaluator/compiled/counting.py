@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import CardError, error
 from ..engine.evaluate import engine_for
 from ..rules.cards import Card
+from .counting_cache import read_counting, write_counting
 from .counts import Counting, deal_count
 from .deck_split import DeckModel, Ranks, Signature, deck_model, rank_multisets, sub_multisets, suit_signatures, tally
 
@@ -207,7 +208,7 @@ _RESULTS: weakref.WeakKeyDictionary[Rules, dict[int, Counting]] = weakref.WeakKe
 
 
 def count(ruleset: Rules, cards: int | None = None, progress: Progress | None = None) -> Counting:
-    """Count every ``cards``-card deal by category (cached per ruleset and size).
+    """Count every ``cards``-card deal by category (kept per ruleset and size, in memory and on disk).
 
     Args:
         ruleset: the ruleset to count.
@@ -224,16 +225,19 @@ def count(ruleset: Rules, cards: int | None = None, progress: Progress | None = 
     size = ruleset.hand_size if cards is None else int(cards)
     _check_size(ruleset, size)
     per_ruleset = _RESULTS.setdefault(ruleset, {})
-    if size not in per_ruleset:
-        found = _table_counting(ruleset, size, progress)
-        if found is None and engine_for(ruleset).by_suit_class:
+    kept = per_ruleset.get(size) or read_counting(ruleset, size)
+    if kept is None:
+        kept = _table_counting(ruleset, size, progress)
+        if kept is None and engine_for(ruleset).by_suit_class:
             from .suitcount import count_suited  # flush(k), run(k, flush), suits, best_subset: finer classes
 
-            found = count_suited(ruleset, size, progress)
-        per_ruleset[size] = found or _Counter(ruleset, size, progress).run()
+            kept = count_suited(ruleset, size, progress)
+        kept = kept or _Counter(ruleset, size, progress).run()
+        write_counting(ruleset, kept)
     elif progress is not None:
         progress(1.0)
-    return per_ruleset[size]
+    per_ruleset[size] = kept
+    return kept
 
 
 def _table_counting(ruleset: Rules, cards: int, progress: Progress | None) -> Counting | None:

@@ -66,6 +66,7 @@ MAGICS = (
     b"PRSTRATG",
     b"PRCOVERG",
     b"PRPARSED",
+    b"PRCOUNTS",
 )
 #: Suffixes of the files this cache writes.
 CACHE_SUFFIXES = (
@@ -80,6 +81,7 @@ CACHE_SUFFIXES = (
     ".strategy",
     ".coverage",
     ".parsed",
+    ".counts",
 )
 #: Left behind by earlier versions (Lark's pickle cache): removed, never read.
 LEGACY_NAMES = ("pattern-grammar.lark-cache",)
